@@ -1,0 +1,19 @@
+// Bundles the API (and the shared package it imports as TypeScript) into dist/server.js.
+// Dependencies stay external and are loaded from node_modules at run time.
+import { readFileSync } from 'node:fs'
+import { build } from 'esbuild'
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'))
+const external = Object.keys(pkg.dependencies).filter((d) => d !== '@vb/shared')
+
+await build({
+  entryPoints: { server: 'src/server.ts', 'admin-create': 'src/cli/admin-create.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external: [...external, 'zod', 'zod/*', '@electric-sql/pglite/*', 'drizzle-orm/*'],
+  logLevel: 'warning',
+})

@@ -1,0 +1,28 @@
+import type { Rol } from '@vb/shared'
+
+/** The logged-in worker, as the auth plugin loads it for every request. */
+export interface Actor {
+  id: number
+  email: string
+  nombre: string
+  apellidos: string
+  rol: Rol
+  passwordTemporal: boolean
+  /** Companies the worker belongs to. */
+  empresaIds: number[]
+}
+
+export const isSuper = (actor: Actor) => actor.rol === 'SUPERADMIN'
+
+/**
+ * Companies whose data the actor reaches (DECISIONS P1): null means all (SUPERADMIN).
+ */
+export function scopeEmpresaIds(actor: Actor): number[] | null {
+  return isSuper(actor) ? null : actor.empresaIds
+}
+
+/** True when the actor reaches a record of this company. */
+export function reachesEmpresa(actor: Actor, empresaId: number | null | undefined): boolean {
+  if (isSuper(actor)) return true
+  return empresaId != null && actor.empresaIds.includes(empresaId)
+}

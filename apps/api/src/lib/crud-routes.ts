@@ -1,0 +1,96 @@
+import { type Action, errorBodySchema, idParamsSchema, type Resource } from '@vb/shared'
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import type { AppDeps } from '../app'
+import { actorOf } from '../plugins/auth'
+import { requirePermission } from '../plugins/permissions'
+import type { Actor } from './actor'
+import { type ListResult, sendList } from './paging'
+
+/** What a resource's service offers to the uniform CRUD routes. */
+export interface CrudService<E, Q, C, U> {
+  list(deps: AppDeps, actor: Actor, query: Q): Promise<ListResult<E>>
+  get(deps: AppDeps, actor: Actor, id: number): Promise<E>
+  create(deps: AppDeps, actor: Actor, input: C): Promise<E>
+  update(deps: AppDeps, actor: Actor, id: number, input: U): Promise<E>
+  remove(deps: AppDeps, actor: Actor, id: number): Promise<void>
+}
+
+export const errorResponses = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+}
+
+/**
+ * The one CRUD contract of SPEC §7 for a resource (GUIDE: react-admin's uniform contract): GET list
+ * (JSON array, `X-Total-Count` when paged), GET one, POST (201), PATCH, DELETE (204). Every route declares
+ * its schemas (validation, serialisation, OpenAPI) and checks the role matrix before validating the body.
+ */
+export function registerCrud<ES extends z.ZodType, QS extends z.ZodType, CS extends z.ZodType, US extends z.ZodType>(
+  app: FastifyInstance,
+  def: {
+    resource: Resource
+    schemas: { entity: ES; listQuery: QS; create: CS; update: US }
+    service: CrudService<z.output<ES>, z.output<QS>, z.output<CS>, z.output<US>>
+  },
+): void {
+  const { deps } = app
+  // Schemas are validated and serialised by the zod compilers set in buildApp; the type provider cannot
+  // resolve reply types through these generic schemas, so the validated inputs are typed here instead.
+  const r = app
+  type IdParams = { Params: { id: number } }
+  const { resource, schemas, service } = def
+  const tags = [resource]
+  const path = `/${resource}`
+  const allowed = (action: Action) => requirePermission(resource, action)
+
+  r.get(
+    path,
+    {
+      preValidation: allowed('list'),
+      schema: { tags, querystring: schemas.listQuery, response: { 200: z.array(schemas.entity), ...errorResponses } },
+    },
+    async (request, reply) => {
+      const query = request.query as z.output<QS> & { page?: number }
+      return sendList(reply, query, await service.list(deps, actorOf(request), query))
+    },
+  )
+  r.get<IdParams>(
+    `${path}/:id`,
+    {
+      preValidation: allowed('list'),
+      schema: { tags, params: idParamsSchema, response: { 200: schemas.entity, ...errorResponses } },
+    },
+    async (request) => service.get(deps, actorOf(request), request.params.id),
+  )
+  r.post(
+    path,
+    {
+      preValidation: allowed('create'),
+      schema: { tags, body: schemas.create, response: { 201: schemas.entity, ...errorResponses } },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(deps, actorOf(request), request.body as z.output<CS>)),
+  )
+  r.patch<IdParams>(
+    `${path}/:id`,
+    {
+      preValidation: allowed('update'),
+      schema: { tags, params: idParamsSchema, body: schemas.update, response: { 200: schemas.entity, ...errorResponses } },
+    },
+    async (request) => service.update(deps, actorOf(request), request.params.id, request.body as z.output<US>),
+  )
+  r.delete<IdParams>(
+    `${path}/:id`,
+    {
+      preValidation: allowed('delete'),
+      schema: { tags, params: idParamsSchema, response: { 204: z.null(), ...errorResponses } },
+    },
+    async (request, reply) => {
+      await service.remove(deps, actorOf(request), request.params.id)
+      return reply.code(204).send(null)
+    },
+  )
+}

@@ -1,0 +1,71 @@
+import {
+  errorBodySchema,
+  loginResponseSchema,
+  loginSchema,
+  RECUPERAR_MESSAGE,
+  recuperarPasswordSchema,
+  restablecerPasswordSchema,
+} from '@vb/shared'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { login, requestPasswordReset, resetPassword } from './auth.service'
+
+const messageSchema = z.object({ message: z.string() })
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { deps } = app
+  app.post(
+    '/auth/trabajadores/login',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Inicio de sesión (SPEC §2.17)',
+        security: [],
+        body: loginSchema,
+        response: { 200: loginResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { worker, tokenVersion } = await login(deps, request.body, request.ip)
+      const token = await reply.jwtSign({ sub: String(worker.id), tv: tokenVersion })
+      return { token, trabajador: worker }
+    },
+  )
+
+  app.post(
+    '/auth/recuperar',
+    {
+      config: { auth: 'public', rateLimit: { max: 10, timeWindow: '15 minutes' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Pedir un enlace para restablecer la contraseña (DECISIONS S4)',
+        security: [],
+        body: recuperarPasswordSchema,
+        response: { 202: messageSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await requestPasswordReset(deps, request.body.email)
+      return reply.code(202).send({ message: RECUPERAR_MESSAGE })
+    },
+  )
+
+  app.post(
+    '/auth/restablecer',
+    {
+      config: { auth: 'public', rateLimit: { max: 20, timeWindow: '15 minutes' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Elegir una contraseña nueva con el enlace de recuperación',
+        security: [],
+        body: restablecerPasswordSchema,
+        response: { 200: messageSchema, 400: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => {
+      await resetPassword(deps, request.body.token, request.body.passwordNueva)
+      return { message: 'Contraseña actualizada correctamente.' }
+    },
+  )
+}

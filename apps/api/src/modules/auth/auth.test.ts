@@ -1,0 +1,129 @@
+import { LOGIN_FAILED_MESSAGE } from '@vb/shared'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { logs, trabajadores } from '../../db/schema'
+import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../test/build-test-app'
+import { makeEmpresa } from '../../test/factories'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await buildTestApp()
+})
+afterAll(async () => {
+  await t.close()
+})
+
+const login = (email: string, password: string, ip = '10.0.0.1') =>
+  t.app.inject({ method: 'POST', url: '/api/auth/trabajadores/login', payload: { email, password }, remoteAddress: ip })
+
+describe('POST /api/auth/trabajadores/login', () => {
+  it('returns a token and the worker without its password hash, and logs the login', async () => {
+    const empresa = await makeEmpresa(t.db, { nombre: 'Empresa Login' })
+    const w = await t.worker('ADMIN', [empresa.id])
+    const res = await login(w.email.toUpperCase(), TEST_PASSWORD)
+    expect(res.statusCode).toBe(200)
+    const body = res.json()
+    expect(body.token).toMatch(/^ey/)
+    expect(body.trabajador).toMatchObject({ id: w.id, rol: 'ADMIN', empresas: [{ id: empresa.id, nombre: 'Empresa Login' }] })
+    expect(JSON.stringify(body)).not.toMatch(/scrypt|passwordHash|tokenVersion/)
+    expect(res.headers['cache-control']).toBe('no-store')
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/trabajadores/me',
+      headers: { authorization: `Bearer ${body.token}` },
+    })
+    expect(me.json()).toMatchObject({ id: w.id, email: w.email })
+    const entries = await t.db.select().from(logs).where(eq(logs.trabajadorId, w.id))
+    expect(entries.map((e) => e.accion)).toContain('Inicio de sesión')
+  })
+
+  it('answers the same 401 and message for an unknown e-mail, a wrong password and an inactive worker', async () => {
+    const inactive = await t.worker('EMPLEADO', [], { activo: false })
+    const active = await t.worker('EMPLEADO', [])
+    const answers = await Promise.all([
+      login('nadie@prueba.es', TEST_PASSWORD, '10.0.0.2'),
+      login(active.email, 'Incorrecta1', '10.0.0.3'),
+      login(inactive.email, TEST_PASSWORD, '10.0.0.4'),
+    ])
+    for (const res of answers) {
+      expect(res.statusCode).toBe(401)
+      expect(res.json()).toEqual({ statusCode: 401, code: 'UNAUTHENTICATED', message: LOGIN_FAILED_MESSAGE })
+    }
+  })
+
+  it('rejects malformed JSON, wrong types and missing fields with Spanish fieldErrors', async () => {
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/trabajadores/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": ',
+    })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'El cuerpo de la petición no es un JSON válido.' })
+    const missing = await t.app.inject({ method: 'POST', url: '/api/auth/trabajadores/login', payload: {} })
+    expect(missing.json()).toMatchObject({
+      statusCode: 400,
+      fieldErrors: { email: 'El correo es obligatorio', password: 'La contraseña es obligatoria' },
+    })
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/trabajadores/login',
+      payload: { email: 'no-es-correo', password: 5 },
+    })
+    expect(wrong.json().fieldErrors).toEqual({ email: 'Correo inválido', password: 'La contraseña es obligatoria' })
+  })
+
+  it('answers 429 after repeated failures for one e-mail, even with the right password', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    for (let i = 0; i < 5; i++) expect((await login(w.email, 'Mala12345', `10.1.0.${i}`)).statusCode).toBe(401)
+    const blocked = await login(w.email, TEST_PASSWORD, '10.1.0.99')
+    expect(blocked.statusCode).toBe(429)
+    expect(blocked.json().code).toBe('RATE_LIMITED')
+  })
+})
+
+describe('tokens (DECISIONS S2)', () => {
+  it('refuses missing, forged, alg none and expired tokens with 401', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    const me = (authorization?: string) =>
+      t.app.inject({ method: 'GET', url: '/api/trabajadores/me', headers: authorization ? { authorization } : {} })
+    expect((await me()).statusCode).toBe(401)
+    const [h, p] = w.token.split('.')
+    expect((await me(`Bearer ${h}.${p}.firmafalsa`)).statusCode).toBe(401)
+    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')
+    expect((await me(`Bearer ${none}.${p}.`)).statusCode).toBe(401)
+    const expired = t.app.jwt.sign({ sub: String(w.id), tv: 0 }, { expiresIn: -10 } as never)
+    expect((await me(`Bearer ${expired}`)).statusCode).toBe(401)
+    expect((await me(`Bearer ${w.token}`)).statusCode).toBe(200)
+  })
+
+  it('stops a token working once its worker is deactivated', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    await t.db.update(trabajadores).set({ activo: false }).where(eq(trabajadores.id, w.id))
+    const res = await t.as(w, { method: 'GET', url: '/api/trabajadores/me' })
+    expect(res.statusCode).toBe(401)
+  })
+})
+
+describe('behind a reverse proxy (TRUST_PROXY)', () => {
+  it('counts failures per forwarded client address, not per proxy', async () => {
+    const proxied = await buildTestApp({ trustProxy: true, loginLimits: { perEmail: 100, perIp: 2, windowMs: 60_000 } })
+    try {
+      const attempt = (forwardedFor: string) =>
+        proxied.app.inject({
+          method: 'POST',
+          url: '/api/auth/trabajadores/login',
+          payload: { email: 'nadie@prueba.es', password: 'Mala12345' },
+          remoteAddress: '10.9.9.9',
+          headers: { 'x-forwarded-for': forwardedFor },
+        })
+      expect((await attempt('203.0.113.1')).statusCode).toBe(401)
+      expect((await attempt('203.0.113.1')).statusCode).toBe(401)
+      expect((await attempt('203.0.113.1')).statusCode).toBe(429)
+      // Another client behind the same proxy is not locked out.
+      expect((await attempt('203.0.113.2')).statusCode).toBe(401)
+    } finally {
+      await proxied.close()
+    }
+  })
+})

@@ -1,0 +1,281 @@
+import type { Rol } from '@vb/shared'
+import type { InjectOptions } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { trabajadorEmpresas } from '../db/schema'
+import { buildTestApp, type TestApp, type TestWorker } from '../test/build-test-app'
+import { makeContacto, makeEmpresa, makeNif, makeUsuario, makeVivienda } from '../test/factories'
+
+/**
+ * SPEC §6 and DECISIONS P1-P2 as a table: every endpoint of companies, homes, residents and contacts, for each
+ * role, on a record of the worker's own company ('propia') and of another company ('ajena'). Each cell is
+ * the exact status; for lists, whether the record is in the answer. Every cell works on fresh records.
+ */
+
+type Ambito = 'propia' | 'ajena'
+/** A status code, or for a list: 200 with the record ('ve') or 200 without it ('no ve'). */
+type Outcome = number | 've' | 'no ve'
+type Row = Record<Rol, [propia: Outcome, ajena: Outcome]>
+
+interface Ctx {
+  /** The company of the record (or the one the body points at). */
+  empresaId: number
+  /** Another home of the worker's own company. */
+  ownHomeId: number
+  worker: TestWorker
+}
+interface Case {
+  endpoint: string
+  prepare(ctx: Ctx): Promise<{ request: InjectOptions; listed?: number }>
+  expected: Row
+}
+
+let t: TestApp
+let empresaPropia: number
+let empresaAjena: number
+let ownHomeId: number
+const workers = {} as Record<Rol, TestWorker>
+
+beforeAll(async () => {
+  t = await buildTestApp()
+  empresaPropia = (await makeEmpresa(t.db, { nombre: 'Empresa Propia' })).id
+  empresaAjena = (await makeEmpresa(t.db, { nombre: 'Empresa Ajena' })).id
+  ownHomeId = (await makeVivienda(t.db, empresaPropia)).id
+  for (const rol of ['SUPERADMIN', 'ADMIN', 'EMPLEADO'] as const) workers[rol] = await t.worker(rol, [empresaPropia])
+})
+afterAll(async () => {
+  await t.close()
+})
+
+/** A company of its own for the cell, linked to the worker when the cell is 'propia'. */
+async function freshEmpresa(ctx: Ctx): Promise<number> {
+  const e = await makeEmpresa(t.db)
+  if (ctx.empresaId === empresaPropia)
+    await t.db.insert(trabajadorEmpresas).values({ trabajadorId: ctx.worker.id, empresaId: e.id })
+  return e.id
+}
+const home = async (ctx: Ctx) => (await makeVivienda(t.db, ctx.empresaId)).id
+const resident = async (ctx: Ctx) => makeUsuario(t.db, await home(ctx))
+const residentBody = (viviendaId: number) => ({ nombre: 'Rosa', apellidos: 'Vidal Soler', nif: makeNif(), viviendaId })
+const contactBody = (empresaId: number) => ({
+  nombreComercial: 'Proveedor Matriz',
+  agente: 'Agente Matriz',
+  correo: 'matriz@prueba.es',
+  telefono: '600 111 222',
+  empresaId,
+})
+
+const ALL_SEE: Row = { SUPERADMIN: ['ve', 've'], ADMIN: ['ve', 'no ve'], EMPLEADO: ['ve', 'no ve'] }
+const OWN_ONLY = (status: number): Row => ({ SUPERADMIN: [status, status], ADMIN: [status, 404], EMPLEADO: [status, 404] })
+
+const cases: Case[] = [
+  // Companies (SPEC §6: SUPERADMIN all; ADMIN modifies own; EMPLEADO no actions).
+  {
+    endpoint: 'GET /api/empresas',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: '/api/empresas' }, listed: await freshEmpresa(ctx) }),
+    expected: ALL_SEE,
+  },
+  {
+    endpoint: 'GET /api/empresas/:id',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/empresas/${await freshEmpresa(ctx)}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'POST /api/empresas',
+    prepare: async () => ({ request: { method: 'POST', url: '/api/empresas', payload: { nombre: 'Empresa Matriz' } } }),
+    expected: { SUPERADMIN: [201, 201], ADMIN: [403, 403], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'PATCH /api/empresas/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'PATCH', url: `/api/empresas/${await freshEmpresa(ctx)}`, payload: { nombre: 'Empresa Renombrada' } },
+    }),
+    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 404], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'DELETE /api/empresas/:id',
+    prepare: async (ctx) => ({ request: { method: 'DELETE', url: `/api/empresas/${await freshEmpresa(ctx)}` } }),
+    expected: { SUPERADMIN: [204, 204], ADMIN: [403, 403], EMPLEADO: [403, 403] },
+  },
+
+  // Homes (SPEC §6; DECISIONS P2: delete is SUPERADMIN only).
+  {
+    endpoint: 'GET /api/viviendas',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: '/api/viviendas' }, listed: await home(ctx) }),
+    expected: ALL_SEE,
+  },
+  {
+    endpoint: 'GET /api/viviendas/:id',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/viviendas/${await home(ctx)}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'POST /api/viviendas',
+    prepare: async (ctx) => ({
+      request: { method: 'POST', url: '/api/viviendas', payload: { nombre: 'Calle Matriz 1', empresaId: ctx.empresaId } },
+    }),
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'PATCH /api/viviendas/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'PATCH', url: `/api/viviendas/${await home(ctx)}`, payload: { nombre: 'Calle Matriz 2' } },
+    }),
+    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 404], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'PATCH /api/viviendas/:id {empresaId: destino}',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'PATCH',
+        url: `/api/viviendas/${(await makeVivienda(t.db, empresaPropia)).id}`,
+        payload: { empresaId: ctx.empresaId },
+      },
+    }),
+    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 403], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'DELETE /api/viviendas/:id',
+    prepare: async (ctx) => ({ request: { method: 'DELETE', url: `/api/viviendas/${await home(ctx)}` } }),
+    expected: { SUPERADMIN: [204, 204], ADMIN: [403, 403], EMPLEADO: [403, 403] },
+  },
+
+  // Residents (SPEC §6: every role creates, edits and deletes within its companies).
+  {
+    endpoint: 'GET /api/usuarios',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: '/api/usuarios' }, listed: (await resident(ctx)).id }),
+    expected: ALL_SEE,
+  },
+  {
+    endpoint: 'GET /api/usuarios/:id',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/usuarios/${(await resident(ctx)).id}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'POST /api/usuarios',
+    prepare: async (ctx) => ({ request: { method: 'POST', url: '/api/usuarios', payload: residentBody(await home(ctx)) } }),
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [201, 403] },
+  },
+  {
+    endpoint: 'PATCH /api/usuarios/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'PATCH', url: `/api/usuarios/${(await resident(ctx)).id}`, payload: { nombre: 'Renombrado' } },
+    }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'PATCH /api/usuarios/:id {viviendaId: destino}',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'PATCH',
+        url: `/api/usuarios/${(await makeUsuario(t.db, ctx.ownHomeId)).id}`,
+        payload: { viviendaId: await home(ctx) },
+      },
+    }),
+    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 403], EMPLEADO: [200, 403] },
+  },
+  {
+    endpoint: 'DELETE /api/usuarios/:id',
+    prepare: async (ctx) => ({ request: { method: 'DELETE', url: `/api/usuarios/${(await resident(ctx)).id}` } }),
+    expected: OWN_ONLY(204),
+  },
+  {
+    endpoint: 'POST /api/usuarios/:id/viviendas/:viviendaId',
+    prepare: async (ctx) => ({
+      request: { method: 'POST', url: `/api/usuarios/${(await resident(ctx)).id}/viviendas/${await home(ctx)}` },
+    }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'POST /api/usuarios/:id/viviendas/:viviendaId (destino)',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'POST',
+        url: `/api/usuarios/${(await makeUsuario(t.db, ctx.ownHomeId)).id}/viviendas/${await home(ctx)}`,
+      },
+    }),
+    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 403], EMPLEADO: [200, 403] },
+  },
+  {
+    endpoint: 'DELETE /api/usuarios/:id/viviendas/:viviendaId',
+    prepare: async (ctx) => {
+      const u = await resident(ctx)
+      return { request: { method: 'DELETE', url: `/api/usuarios/${u.id}/viviendas/${u.viviendaId}` } }
+    },
+    expected: OWN_ONLY(200),
+  },
+
+  // Contacts (DECISIONS P1: contacts of the worker's companies).
+  {
+    endpoint: 'GET /api/contactos',
+    prepare: async (ctx) => ({
+      request: { method: 'GET', url: '/api/contactos' },
+      listed: (await makeContacto(t.db, ctx.empresaId)).id,
+    }),
+    expected: ALL_SEE,
+  },
+  {
+    endpoint: 'GET /api/contactos/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'GET', url: `/api/contactos/${(await makeContacto(t.db, ctx.empresaId)).id}` },
+    }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'POST /api/contactos',
+    prepare: async (ctx) => ({ request: { method: 'POST', url: '/api/contactos', payload: contactBody(ctx.empresaId) } }),
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [201, 403] },
+  },
+  {
+    endpoint: 'PATCH /api/contactos/:id',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'PATCH',
+        url: `/api/contactos/${(await makeContacto(t.db, ctx.empresaId)).id}`,
+        payload: { agente: 'Agente Nuevo' },
+      },
+    }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'DELETE /api/contactos/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'DELETE', url: `/api/contactos/${(await makeContacto(t.db, ctx.empresaId)).id}` },
+    }),
+    expected: OWN_ONLY(204),
+  },
+]
+
+const cells = cases.flatMap((c) =>
+  (['SUPERADMIN', 'ADMIN', 'EMPLEADO'] as const).flatMap((rol) =>
+    (['propia', 'ajena'] as const).map((ambito, i) => ({ c, rol, ambito, outcome: c.expected[rol][i] as Outcome })),
+  ),
+)
+
+describe('permission matrix (SPEC §6, DECISIONS P1-P2)', () => {
+  it.each(cells.map((cell) => [cell.c.endpoint, cell.rol, cell.ambito, String(cell.outcome), cell] as const))(
+    '%s · %s · empresa %s → %s',
+    async (_endpoint, rol, ambito: Ambito, _label, { c, outcome }) => {
+      const worker = workers[rol]
+      const ctx: Ctx = { empresaId: ambito === 'propia' ? empresaPropia : empresaAjena, ownHomeId, worker }
+      const { request, listed } = await c.prepare(ctx)
+      const res = await t.as(worker, request)
+      if (typeof outcome === 'number') {
+        expect(res.statusCode, res.body).toBe(outcome)
+        if (outcome === 403) expect(res.json().code).toBe('FORBIDDEN')
+        if (outcome === 404) expect(res.json().code).toBe('NOT_FOUND')
+      } else {
+        expect(res.statusCode).toBe(200)
+        const ids = (res.json() as { id: number }[]).map((r) => r.id)
+        if (outcome === 've') expect(ids).toContain(listed)
+        else expect(ids).not.toContain(listed)
+      }
+    },
+  )
+
+  it.each(cases.map((c) => [c.endpoint, c] as const))('%s without a token → 401', async (_endpoint, c) => {
+    const { request } = await c.prepare({ empresaId: empresaPropia, ownHomeId, worker: workers.SUPERADMIN })
+    const res = await t.as(null, request)
+    expect(res.statusCode).toBe(401)
+    expect(res.json().code).toBe('UNAUTHENTICATED')
+  })
+})

@@ -1,0 +1,140 @@
+import { passwordMessages, RESTABLECER_INVALID } from '@vb/shared'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { logs, trabajadores } from '../../db/schema'
+import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../test/build-test-app'
+import { makeEmpresa } from '../../test/factories'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await buildTestApp()
+})
+afterAll(async () => {
+  await t.close()
+})
+
+const login = (email: string, password: string) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/trabajadores/login', payload: { email, password } })
+
+describe('temporary password (DECISIONS P4)', () => {
+  it('allows only /me and the password change until the password is changed', async () => {
+    const empresa = await makeEmpresa(t.db)
+    const w = await t.worker('EMPLEADO', [empresa.id], { passwordTemporal: true })
+    const res = await login(w.email, TEST_PASSWORD)
+    expect(res.statusCode).toBe(200)
+    expect(res.json().trabajador.passwordTemporal).toBe(true)
+    const token = res.json().token as string
+    const auth = { authorization: `Bearer ${token}` }
+
+    expect((await t.app.inject({ method: 'GET', url: '/api/trabajadores/me', headers: auth })).statusCode).toBe(200)
+    for (const url of ['/api/empresas', `/api/trabajadores/${w.id}/notificaciones`]) {
+      const refused = await t.app.inject({ method: 'GET', url, headers: auth })
+      expect(refused.statusCode).toBe(403)
+      expect(refused.json().code).toBe('PASSWORD_CHANGE_REQUIRED')
+    }
+
+    const weak = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/trabajadores/${w.id}/cambiar-password`,
+      headers: auth,
+      payload: { passwordNueva: 'debil' },
+    })
+    expect(weak.statusCode).toBe(400)
+    expect(weak.json().fieldErrors).toEqual({ passwordNueva: passwordMessages.rule })
+
+    const changed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/trabajadores/${w.id}/cambiar-password`,
+      headers: auth,
+      payload: { passwordNueva: 'NuevaClave1' },
+    })
+    expect(changed.statusCode).toBe(200)
+    expect(changed.json().trabajador.passwordTemporal).toBe(false)
+    const newAuth = { authorization: `Bearer ${changed.json().token}` }
+
+    // The old token stopped working; the new one reaches everything.
+    expect((await t.app.inject({ method: 'GET', url: '/api/trabajadores/me', headers: auth })).statusCode).toBe(401)
+    expect((await t.app.inject({ method: 'GET', url: '/api/empresas', headers: newAuth })).statusCode).toBe(200)
+    expect((await login(w.email, 'NuevaClave1')).statusCode).toBe(200)
+    expect((await login(w.email, TEST_PASSWORD)).statusCode).toBe(401)
+    const entries = await t.db.select().from(logs).where(eq(logs.trabajadorId, w.id))
+    expect(entries.map((e) => e.accion)).toContain('Cambio de contraseña temporal')
+  })
+})
+
+describe('PATCH /api/trabajadores/:id/cambiar-password with the current password', () => {
+  it('requires the current password, refuses a wrong one and changes it with the right one', async () => {
+    const w = await t.worker('ADMIN', [])
+    const url = `/api/trabajadores/${w.id}/cambiar-password`
+    const missing = await t.as(w, { method: 'PATCH', url, payload: { passwordNueva: 'OtraClave9' } })
+    expect(missing.statusCode).toBe(400)
+    expect(missing.json().fieldErrors).toEqual({ passwordActual: passwordMessages.actual })
+    const wrong = await t.as(w, { method: 'PATCH', url, payload: { passwordActual: 'NoEsLaMia1', passwordNueva: 'OtraClave9' } })
+    expect(wrong.statusCode).toBe(400)
+    expect(wrong.json().fieldErrors).toEqual({ passwordActual: passwordMessages.actualIncorrecta })
+    const ok = await t.as(w, { method: 'PATCH', url, payload: { passwordActual: TEST_PASSWORD, passwordNueva: 'OtraClave9' } })
+    expect(ok.statusCode).toBe(200)
+    expect((await login(w.email, 'OtraClave9')).statusCode).toBe(200)
+  })
+
+  it("refuses to change another worker's password", async () => {
+    const a = await t.worker('SUPERADMIN', [])
+    const b = await t.worker('EMPLEADO', [])
+    const res = await t.as(a, {
+      method: 'PATCH',
+      url: `/api/trabajadores/${b.id}/cambiar-password`,
+      payload: { passwordActual: TEST_PASSWORD, passwordNueva: 'OtraClave9' },
+    })
+    expect(res.statusCode).toBe(403)
+    expect(res.json()).toMatchObject({ code: 'FORBIDDEN', message: 'No tienes permisos para realizar esta acción' })
+  })
+})
+
+describe('forgot password (DECISIONS S4)', () => {
+  const ask = (email: string) => t.app.inject({ method: 'POST', url: '/api/auth/recuperar', payload: { email } })
+  const reset = (token: string, passwordNueva: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/restablecer', payload: { token, passwordNueva } })
+
+  it('answers the same for known and unknown e-mails and sends a one-time link only to the known one', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    t.mails.length = 0
+    const known = await ask(w.email)
+    const unknown = await ask('nadie.conocido@prueba.es')
+    expect(known.statusCode).toBe(202)
+    expect(unknown.statusCode).toBe(202)
+    expect(known.json()).toEqual(unknown.json())
+    expect(t.mails).toHaveLength(1)
+    const token = t.mails[0]!.text.match(/#token=([\w-]+)/)?.[1]
+    expect(token).toBeTruthy()
+    expect(t.mails[0]!.text).toContain('/recuperar-contraseña#token=')
+
+    expect((await reset(token!, 'debil')).json().fieldErrors).toEqual({ passwordNueva: passwordMessages.rule })
+    expect((await reset(token!, 'Recuperada1')).statusCode).toBe(200)
+    expect((await login(w.email, 'Recuperada1')).statusCode).toBe(200)
+    // One time only.
+    const again = await reset(token!, 'OtraMas123')
+    expect(again.statusCode).toBe(400)
+    expect(again.json().message).toBe(RESTABLECER_INVALID)
+  })
+
+  it('refuses an expired link', async () => {
+    let now = new Date('2026-11-21T10:00:00Z')
+    const t2 = await buildTestApp({ clock: { now: () => now } })
+    try {
+      const w = await t2.worker('EMPLEADO', [])
+      await t2.app.inject({ method: 'POST', url: '/api/auth/recuperar', payload: { email: w.email } })
+      const token = t2.mails[0]!.text.match(/#token=([\w-]+)/)![1]!
+      now = new Date('2026-11-21T10:31:00Z')
+      const res = await t2.app.inject({
+        method: 'POST',
+        url: '/api/auth/restablecer',
+        payload: { token, passwordNueva: 'Recuperada1' },
+      })
+      expect(res.statusCode).toBe(400)
+      const [row] = await t2.db.select().from(trabajadores).where(eq(trabajadores.id, w.id))
+      expect(row!.passwordTemporal).toBe(false)
+    } finally {
+      await t2.close()
+    }
+  })
+})

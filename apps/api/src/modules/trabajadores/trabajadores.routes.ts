@@ -1,0 +1,66 @@
+import {
+  cambiarPasswordBodySchema,
+  errorBodySchema,
+  idParamsSchema,
+  loginResponseSchema,
+  notificacionSchema,
+  trabajadorSchema,
+} from '@vb/shared'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { actorOf } from '../../plugins/auth'
+import { listNotificacionesDe } from '../notificaciones/notificaciones.service'
+import { cambiarPassword, getTrabajador } from './trabajadores.service'
+
+export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { deps } = app
+  app.get(
+    '/trabajadores/me',
+    {
+      config: { auth: 'temporal' },
+      schema: {
+        tags: ['trabajadores'],
+        summary: 'El trabajador que ha iniciado sesión (DECISIONS A2)',
+        response: { 200: trabajadorSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => getTrabajador(deps, actorOf(request).id),
+  )
+
+  app.patch(
+    '/trabajadores/:id/cambiar-password',
+    {
+      config: { auth: 'temporal' },
+      schema: {
+        tags: ['trabajadores'],
+        summary: 'Cambiar la contraseña propia (SPEC §2.18, §2.19); devuelve un token nuevo',
+        params: idParamsSchema,
+        body: cambiarPasswordBodySchema,
+        response: { 200: loginResponseSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { worker, tokenVersion } = await cambiarPassword(deps, actorOf(request), request.params.id, request.body)
+      const token = await reply.jwtSign({ sub: String(worker.id), tv: tokenVersion })
+      return { token, trabajador: worker }
+    },
+  )
+
+  app.get(
+    '/trabajadores/:id/notificaciones',
+    {
+      schema: {
+        tags: ['notificaciones'],
+        summary: 'Notificaciones del trabajador, las más recientes primero (SPEC §7)',
+        params: idParamsSchema,
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }),
+        response: { 200: z.array(notificacionSchema), 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await listNotificacionesDe(deps, actorOf(request), request.params.id, request.query.limit ?? 50)
+      reply.header('X-Total-Count', String(total))
+      return items
+    },
+  )
+}

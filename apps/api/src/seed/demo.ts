@@ -1,0 +1,551 @@
+import { nifCheckLetter } from '@vb/shared'
+import { count } from 'drizzle-orm'
+import type { Db } from '../db/client'
+import {
+  cajaUsuario,
+  contactos,
+  documentosUsuario,
+  empresas,
+  logs,
+  notificaciones,
+  planingTareas,
+  planingTareaUsuarios,
+  presupuestos,
+  tareasTrabajador,
+  trabajadorEmpresas,
+  trabajadores,
+  usuarios,
+  viviendas,
+} from '../db/schema'
+import { hashPassword } from '../lib/password'
+
+/** DECISIONS R: demo accounts, all with password Demo1234. */
+export const DEMO_PASSWORD = 'Demo1234'
+export const DEMO_ACCOUNTS = [
+  {
+    email: 'superadmin@demo.es',
+    nombre: 'Sara',
+    apellidos: 'Martín Ruiz',
+    nif: '11111111H',
+    rol: 'SUPERADMIN',
+    empresas: [1, 2, 3],
+    temporal: false,
+  },
+  {
+    email: 'admin@demo.es',
+    nombre: 'Alberto',
+    apellidos: 'Gómez Sánchez',
+    nif: '22222222J',
+    rol: 'ADMIN',
+    empresas: [1, 2],
+    temporal: false,
+  },
+  {
+    email: 'empleado@demo.es',
+    nombre: 'Elena',
+    apellidos: 'Navarro Díaz',
+    nif: '33333333P',
+    rol: 'EMPLEADO',
+    empresas: [1],
+    temporal: false,
+  },
+  {
+    email: 'nuevo@demo.es',
+    nombre: 'Nicolás',
+    apellidos: 'Ortega Vidal',
+    nif: '44444444A',
+    rol: 'EMPLEADO',
+    empresas: [1],
+    temporal: true,
+  },
+] as const
+
+export async function isEmpty(db: Db): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(trabajadores)
+  return Number(row?.n ?? 0) === 0
+}
+
+/** Deterministic pseudo-random numbers, so every demo database looks the same. */
+function rng(seed: number) {
+  let s = seed >>> 0
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0
+    return s / 2 ** 32
+  }
+}
+
+const NOMBRES = [
+  'José',
+  'María',
+  'Antonio',
+  'Carmen',
+  'Manuel',
+  'Josefa',
+  'Francisco',
+  'Isabel',
+  'Juan',
+  'Dolores',
+  'Ángel',
+  'Lucía',
+  'Rafael',
+  'Pilar',
+  'Miguel',
+  'Rosario',
+  'Jesús',
+  'Teresa',
+  'Andrés',
+  'Inés',
+]
+const APELLIDOS = [
+  'García',
+  'Fernández',
+  'González',
+  'Rodríguez',
+  'López',
+  'Martínez',
+  'Sánchez',
+  'Pérez',
+  'Gómez',
+  'Martín',
+  'Jiménez',
+  'Ruiz',
+  'Hernández',
+  'Díaz',
+  'Moreno',
+  'Muñoz',
+  'Álvarez',
+  'Romero',
+  'Alonso',
+  'Gutiérrez',
+  'Núñez',
+  'Peña',
+]
+
+function day(base: Date, offsetDays: number, hour = 10): Date {
+  const d = new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), base.getUTCDate(), hour - 1, 0, 0))
+  d.setUTCDate(d.getUTCDate() + offsetDays)
+  return d
+}
+
+/**
+ * DECISIONS R demo data: 3 companies, 10 homes, 40 residents (PIR documents in each of the four
+ * states relative to `now`), documents, cash, contacts, calendar and worker tasks, budgets in every
+ * state, notifications and logs.
+ */
+export async function seedDemo(db: Db, now: Date = new Date()): Promise<void> {
+  const random = rng(20261121)
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
+  const hash = await hashPassword(DEMO_PASSWORD)
+
+  await db.transaction(async (tx) => {
+    const emp = await tx
+      .insert(empresas)
+      .values([
+        { nombre: 'Hogares Mediterráneo S.L.', logoUrl: null },
+        { nombre: 'Fundación Vivir Acompañados', logoUrl: null },
+        { nombre: 'Residencias del Norte (Asturias)', logoUrl: null },
+      ])
+      .returning()
+    const empresaIds = emp.map((e) => e.id)
+
+    const workers = await tx
+      .insert(trabajadores)
+      .values([
+        ...DEMO_ACCOUNTS.map((a) => ({
+          email: a.email,
+          nombre: a.nombre,
+          apellidos: a.apellidos,
+          nif: a.nif,
+          rol: a.rol,
+          activo: true,
+          passwordHash: hash,
+          passwordTemporal: a.temporal,
+        })),
+        {
+          email: 'laura.campos@demo.es',
+          nombre: 'Laura',
+          apellidos: 'Campos Ibáñez',
+          nif: '55555555K',
+          rol: 'EMPLEADO',
+          activo: true,
+          passwordHash: hash,
+          passwordTemporal: false,
+        },
+        {
+          email: 'pablo.serrano@demo.es',
+          nombre: 'Pablo',
+          apellidos: 'Serrano Gil',
+          nif: '66666666Q',
+          rol: 'EMPLEADO',
+          activo: false,
+          passwordHash: hash,
+          passwordTemporal: false,
+        },
+      ])
+      .returning()
+    const byEmail = new Map(workers.map((w) => [w.email, w]))
+    const links: Array<{ trabajadorId: number; empresaId: number }> = []
+    for (const a of DEMO_ACCOUNTS) {
+      for (const i of a.empresas) links.push({ trabajadorId: byEmail.get(a.email)!.id, empresaId: empresaIds[i - 1]! })
+    }
+    links.push({ trabajadorId: byEmail.get('laura.campos@demo.es')!.id, empresaId: empresaIds[1]! })
+    links.push({ trabajadorId: byEmail.get('pablo.serrano@demo.es')!.id, empresaId: empresaIds[2]! })
+    await tx.insert(trabajadorEmpresas).values(links)
+
+    const homeNames = [
+      [
+        'Calle Mayor 12, 2º A, Valencia',
+        'Avenida del Puerto 45, Valencia',
+        'Calle Colón 8, Alicante',
+        'Plaza de la Reina 3, Valencia',
+      ],
+      ['Calle Alcalá 120, Madrid', 'Paseo de la Castellana 200, Madrid', 'Calle Toledo 33, Getafe'],
+      ['Calle Uría 15, Oviedo', 'Avenida de la Costa 7, Gijón', 'Calle Corrida 22, Gijón'],
+    ]
+    const homeRows = await tx
+      .insert(viviendas)
+      .values(homeNames.flatMap((names, i) => names.map((nombre) => ({ nombre, empresaId: empresaIds[i]! }))))
+      .returning()
+
+    const usedNifs = new Set<string>()
+    const residentValues = Array.from({ length: 40 }, (_, i) => {
+      let num: number
+      let nif: string
+      do {
+        num = 10_000_000 + Math.floor(random() * 89_999_999)
+        nif = `${num}${nifCheckLetter(num)}`
+      } while (usedNifs.has(nif))
+      usedNifs.add(nif)
+      return {
+        nombre: pick(NOMBRES),
+        apellidos: `${pick(APELLIDOS)} ${pick(APELLIDOS)}`,
+        nif,
+        gradoDependencia: i % 3 === 0 ? null : i % 3 === 1 ? 'PVS' : 'PEI',
+        viviendaId: homeRows[i % homeRows.length]!.id,
+      }
+    })
+    // One resident with a NIE, and one without a home.
+    residentValues[7]!.nif = 'X1234567L'
+    residentValues[39]!.viviendaId = null as unknown as number
+    const residents = await tx.insert(usuarios).values(residentValues).returning()
+
+    // PIR documents in the four states: none (i % 4 === 0), valid, warning (0-30 days left), expired.
+    const docs: Array<typeof documentosUsuario.$inferInsert> = []
+    residents.forEach((r, i) => {
+      const state = i % 4
+      if (state === 1)
+        docs.push({ titulo: 'PIR', fecha: day(now, -60), usuarioId: r.id, archivoUrl: 'https://example.org/documentos/pir.pdf' })
+      if (state === 2) docs.push({ titulo: 'PIR', fecha: day(now, -170 + (i % 10)), usuarioId: r.id, archivoUrl: null })
+      if (state === 3)
+        docs.push({
+          titulo: 'PIR',
+          fecha: day(now, -220),
+          usuarioId: r.id,
+          archivoUrl: 'https://example.org/documentos/pir-antiguo.pdf',
+        })
+      docs.push({
+        titulo: 'Informe social',
+        fecha: day(now, -30 - i),
+        usuarioId: r.id,
+        archivoUrl: 'https://example.org/documentos/informe-social.pdf',
+      })
+      if (i % 2 === 0)
+        docs.push({ titulo: 'Contrato de alojamiento', fecha: day(now, -400 + i), usuarioId: r.id, archivoUrl: null })
+    })
+    await tx.insert(documentosUsuario).values(docs)
+
+    const conceptos: Array<[string, string]> = [
+      ['Ingreso pensión', '450.00'],
+      ['Compra farmacia', '-23.45'],
+      ['Peluquería', '-12.00'],
+      ['Actividad de ocio', '-8.50'],
+      ['Ropa de invierno', '-64.99'],
+      ['Reintegro familiar', '100.00'],
+    ]
+    const cash: Array<typeof cajaUsuario.$inferInsert> = []
+    residents.forEach((r, i) => {
+      const n = 2 + (i % 4)
+      for (let k = 0; k < n; k++) {
+        const [concepto, cantidad] = conceptos[(i + k) % conceptos.length]!
+        cash.push({ concepto, cantidad, fecha: day(now, -k * 9 - (i % 7)), usuarioId: r.id })
+      }
+    })
+    await tx.insert(cajaUsuario).values(cash)
+
+    await tx.insert(contactos).values([
+      {
+        nombreComercial: 'Fontanería Levante S.L.',
+        agente: 'Vicente Soler',
+        correo: 'vicente@fontanerialevante.es',
+        telefono: '+34 961 234 567',
+        empresaId: empresaIds[0]!,
+      },
+      {
+        nombreComercial: 'Farmacia Central',
+        agente: 'Amparo Lloret',
+        correo: 'pedidos@farmaciacentral.es',
+        telefono: '963 111 222',
+        empresaId: empresaIds[0]!,
+      },
+      {
+        nombreComercial: 'Limpiezas Brillo',
+        agente: 'Rosa Mora',
+        correo: 'rosa@limpiezasbrillo.es',
+        telefono: '600-123-456',
+        empresaId: empresaIds[0]!,
+      },
+      {
+        nombreComercial: 'Electricidad Castilla',
+        agente: 'Javier Prieto',
+        correo: 'javier@elecastilla.es',
+        telefono: '+34 912 345 678',
+        empresaId: empresaIds[1]!,
+      },
+      {
+        nombreComercial: 'Catering Buen Provecho',
+        agente: "María O'Donnell",
+        correo: 'maria@buenprovecho.es',
+        telefono: '915 556 677',
+        empresaId: empresaIds[1]!,
+      },
+      {
+        nombreComercial: 'Reformas Cantábrico',
+        agente: 'Iván Fernández-Llano',
+        correo: 'ivan@reformascantabrico.es',
+        telefono: '985 000 111',
+        empresaId: empresaIds[2]!,
+      },
+    ])
+
+    const admin = byEmail.get('admin@demo.es')!
+    const empleado = byEmail.get('empleado@demo.es')!
+    const superadmin = byEmail.get('superadmin@demo.es')!
+    const planing = await tx
+      .insert(planingTareas)
+      .values([
+        {
+          fecha: day(now, 0, 10),
+          titulo: 'Cita médica',
+          descripcion: 'Revisión en el centro de salud',
+          notificable: true,
+          empresaId: empresaIds[0]!,
+          creadorId: empleado.id,
+        },
+        {
+          fecha: day(now, 2, 17),
+          titulo: 'Taller de cocina',
+          descripcion: 'Actividad de grupo en la vivienda',
+          notificable: false,
+          empresaId: empresaIds[0]!,
+          creadorId: admin.id,
+        },
+        {
+          fecha: day(now, 5, 11),
+          titulo: 'Visita familiar',
+          descripcion: 'Visita de la familia por la mañana',
+          notificable: false,
+          empresaId: empresaIds[0]!,
+          creadorId: empleado.id,
+        },
+        {
+          fecha: day(now, -3, 9),
+          titulo: 'Renovación DNI',
+          descripcion: 'Acompañamiento a la comisaría',
+          notificable: true,
+          empresaId: empresaIds[1]!,
+          creadorId: admin.id,
+        },
+        {
+          fecha: day(now, 8, 12),
+          titulo: 'Excursión',
+          descripcion: 'Salida al parque',
+          notificable: false,
+          empresaId: empresaIds[1]!,
+          creadorId: admin.id,
+        },
+        {
+          fecha: day(now, 1, 16),
+          titulo: 'Reunión con trabajadora social',
+          descripcion: 'Seguimiento trimestral',
+          notificable: true,
+          empresaId: empresaIds[2]!,
+          creadorId: superadmin.id,
+        },
+      ])
+      .returning()
+    const residentsOf = (empresaIndex: number) =>
+      residents.filter((r) => homeRows.find((h) => h.id === r.viviendaId)?.empresaId === empresaIds[empresaIndex])
+    await tx.insert(planingTareaUsuarios).values(
+      planing.flatMap((p, i) => {
+        const list = residentsOf(empresaIds.indexOf(p.empresaId!))
+        const chosen = i === 1 ? list : list.slice(i, i + 2)
+        return chosen.map((r) => ({ tareaId: p.id, usuarioId: r.id }))
+      }),
+    )
+
+    await tx.insert(tareasTrabajador).values([
+      {
+        titulo: 'Revisar botiquín',
+        descripcion: 'Comprobar caducidades del botiquín',
+        fecha: day(now, 1),
+        prioridad: 'ALTA',
+        viviendaId: homeRows[0]!.id,
+        trabajadorId: empleado.id,
+        creadorId: admin.id,
+      },
+      {
+        titulo: 'Compra semanal',
+        descripcion: 'Lista de la compra de la semana',
+        fecha: day(now, 2),
+        prioridad: 'MEDIA',
+        viviendaId: homeRows[1]!.id,
+        trabajadorId: empleado.id,
+        creadorId: empleado.id,
+      },
+      {
+        titulo: 'Actualizar inventario',
+        descripcion: 'Inventario de ropa de cama',
+        fecha: day(now, -2),
+        prioridad: 'BAJA',
+        completada: true,
+        viviendaId: homeRows[0]!.id,
+        trabajadorId: empleado.id,
+        creadorId: empleado.id,
+      },
+      {
+        titulo: 'Preparar informe mensual',
+        descripcion: 'Informe de ocupación para dirección',
+        fecha: day(now, 4),
+        prioridad: 'ALTA',
+        viviendaId: homeRows[4]!.id,
+        trabajadorId: admin.id,
+        creadorId: admin.id,
+      },
+      {
+        titulo: 'Coordinar reforma baño',
+        descripcion: 'Hablar con el proveedor de reformas',
+        fecha: day(now, 6),
+        prioridad: 'MEDIA',
+        viviendaId: homeRows[5]!.id,
+        trabajadorId: admin.id,
+        creadorId: superadmin.id,
+      },
+      {
+        titulo: 'Revisar contratos',
+        descripcion: 'Contratos de alojamiento pendientes de firma',
+        fecha: day(now, -5),
+        prioridad: 'MEDIA',
+        completada: true,
+        viviendaId: homeRows[7]!.id,
+        trabajadorId: superadmin.id,
+        creadorId: superadmin.id,
+      },
+    ])
+
+    await tx.insert(presupuestos).values([
+      {
+        descripcion: 'Pintura del salón y pasillo',
+        precio: '1250.00',
+        fechaPrevista: day(now, 20),
+        estado: 'PENDIENTE_APROBACION',
+        viviendaId: homeRows[0]!.id,
+      },
+      {
+        descripcion: 'Cambio de caldera',
+        precio: '2399.90',
+        fechaPrevista: day(now, 35),
+        estado: 'APROBADO',
+        viviendaId: homeRows[1]!.id,
+      },
+      {
+        descripcion: 'Reparación de persianas',
+        precio: '180.50',
+        fechaPrevista: day(now, -10),
+        estado: 'REALIZADO',
+        viviendaId: homeRows[2]!.id,
+      },
+      {
+        descripcion: 'Mobiliario de cocina (armarios)',
+        precio: '3100.00',
+        fechaPrevista: null,
+        estado: 'PENDIENTE_APROBACION',
+        viviendaId: homeRows[4]!.id,
+      },
+      {
+        descripcion: 'Revisión instalación eléctrica',
+        precio: '420.00',
+        fechaPrevista: day(now, 12),
+        estado: 'APROBADO',
+        viviendaId: homeRows[5]!.id,
+      },
+      {
+        descripcion: 'Adaptación de baño accesible',
+        precio: '5400.75',
+        fechaPrevista: day(now, -30),
+        estado: 'REALIZADO',
+        viviendaId: homeRows[7]!.id,
+      },
+    ])
+
+    const notif: Array<typeof notificaciones.$inferInsert> = []
+    for (const w of [superadmin, admin, empleado]) {
+      notif.push(
+        {
+          titulo: 'PIR próximo a caducar',
+          descripcion: `El PIR de ${residents[2]!.nombre} caduca en pocos días.`,
+          tipo: 'PIR',
+          trabajadorId: w.id,
+          fechaNotificacion: day(now, 0, 8),
+        },
+        {
+          titulo: 'Nueva tarea asignada',
+          descripcion: 'Tienes una tarea nueva: Revisar botiquín.',
+          tipo: 'TAREA',
+          trabajadorId: w.id,
+          fechaNotificacion: day(now, -1, 9),
+        },
+        {
+          titulo: 'Presupuesto aprobado',
+          descripcion: 'El presupuesto «Cambio de caldera» ha sido aprobado.',
+          tipo: 'success',
+          trabajadorId: w.id,
+          fechaNotificacion: day(now, -2, 12),
+        },
+      )
+    }
+    await tx.insert(notificaciones).values(notif)
+
+    await tx.insert(logs).values([
+      {
+        trabajadorId: superadmin.id,
+        trabajadorEmail: superadmin.email,
+        accion: 'Crear empresa',
+        url: '/empresas',
+        tipo: 'success',
+        descripcion: 'Datos de demostración: empresas creadas',
+        fecha: day(now, -7),
+      },
+      {
+        trabajadorId: admin.id,
+        trabajadorEmail: admin.email,
+        accion: 'Crear vivienda',
+        url: '/viviendas',
+        tipo: 'success',
+        descripcion: 'Datos de demostración: viviendas creadas',
+        viviendaId: homeRows[0]!.id,
+        fecha: day(now, -6),
+      },
+      {
+        trabajadorId: empleado.id,
+        trabajadorEmail: empleado.email,
+        accion: 'Modificar usuario',
+        url: '/usuarios',
+        tipo: 'warning',
+        descripcion: `Datos de demostración: usuario ${residents[0]!.nombre} modificado`,
+        viviendaId: homeRows[0]!.id,
+        usuarioId: residents[0]!.id,
+        fecha: day(now, -5),
+      },
+    ])
+  })
+}

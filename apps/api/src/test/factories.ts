@@ -1,0 +1,100 @@
+import { nifCheckLetter } from '@vb/shared'
+import type { Db } from '../db/client'
+import {
+  cajaUsuario,
+  contactos,
+  documentosUsuario,
+  empresas,
+  planingTareas,
+  planingTareaUsuarios,
+  usuarios,
+  viviendas,
+} from '../db/schema'
+
+let seq = 0
+const next = () => ++seq
+
+/** Data factories: rows inserted straight into the database, for arranging a test. */
+export async function makeEmpresa(db: Db, values: Partial<typeof empresas.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(empresas)
+    .values({ nombre: `Empresa ${next()}`, ...values })
+    .returning()
+  return row!
+}
+
+export async function makeVivienda(db: Db, empresaId: number, values: Partial<typeof viviendas.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(viviendas)
+    .values({ nombre: `Calle Prueba ${next()}`, empresaId, ...values })
+    .returning()
+  return row!
+}
+
+/** A valid, unique NIF for tests. */
+export function makeNif(): string {
+  const n = 20_000_000 + next() * 7919 + Math.floor(Math.random() * 7000)
+  return `${n}${nifCheckLetter(n)}`
+}
+
+export async function makeUsuario(db: Db, viviendaId: number | null, values: Partial<typeof usuarios.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(usuarios)
+    .values({ nombre: 'Residente', apellidos: `Prueba ${next()}`, nif: makeNif(), viviendaId, ...values })
+    .returning()
+  return row!
+}
+
+export async function makeContacto(db: Db, empresaId: number, values: Partial<typeof contactos.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(contactos)
+    .values({
+      nombreComercial: `Proveedor ${next()}`,
+      agente: 'Agente Prueba',
+      correo: `proveedor${seq}@prueba.es`,
+      telefono: '600 000 000',
+      empresaId,
+      ...values,
+    })
+    .returning()
+  return row!
+}
+
+export async function makeDocumento(db: Db, usuarioId: number, values: Partial<typeof documentosUsuario.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(documentosUsuario)
+    .values({
+      titulo: `Documento ${next()}`,
+      archivoUrl: 'https://ejemplo.es/doc.pdf',
+      fecha: new Date('2026-01-15T10:00:00Z'),
+      usuarioId,
+      ...values,
+    })
+    .returning()
+  return row!
+}
+
+export async function makeMovimientoCaja(db: Db, usuarioId: number, values: Partial<typeof cajaUsuario.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(cajaUsuario)
+    .values({
+      concepto: `Movimiento ${next()}`,
+      cantidad: '12.50',
+      fecha: new Date('2026-01-15T10:00:00Z'),
+      usuarioId,
+      ...values,
+    })
+    .returning()
+  return row!
+}
+
+/** A calendar task linked to the given residents. */
+export async function makePlaningTarea(db: Db, usuarioIds: number[], values: Partial<typeof planingTareas.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(planingTareas)
+    .values({ titulo: `Tarea ${next()}`, descripcion: 'Descripción', fecha: new Date('2026-02-01T09:00:00Z'), ...values })
+    .returning()
+  if (usuarioIds.length)
+    await db.insert(planingTareaUsuarios).values(usuarioIds.map((usuarioId) => ({ tareaId: row!.id, usuarioId })))
+  return row!
+}

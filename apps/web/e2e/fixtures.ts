@@ -1,0 +1,65 @@
+import AxeBuilder from '@axe-core/playwright'
+import { test as base, expect, type Page } from '@playwright/test'
+
+/** DECISIONS R demo accounts. */
+export const DEMO_PASSWORD = 'Demo1234'
+export const accounts = {
+  superadmin: 'superadmin@demo.es',
+  admin: 'admin@demo.es',
+  empleado: 'empleado@demo.es',
+  nuevo: 'nuevo@demo.es',
+} as const
+export type Account = keyof typeof accounts
+
+/**
+ * Logs in through the API and stores the session as the login screen does (SPEC §3 storage keys),
+ * then opens `target`. Used by journeys that are not about the login screen itself.
+ */
+export async function loginAs(
+  page: Page,
+  who: Account,
+  target = '/inicio',
+): Promise<{ token: string; trabajador: { id: number } }> {
+  const res = await page.request.post('/api/auth/trabajadores/login', { data: { email: accounts[who], password: DEMO_PASSWORD } })
+  expect(res.status(), `login ${who}`).toBe(200)
+  const body = await res.json()
+  await page.goto('/api/openapi.json')
+  await page.evaluate((b) => {
+    localStorage.clear()
+    localStorage.setItem('token', b.token)
+    localStorage.setItem('mail', b.trabajador.email)
+    localStorage.setItem('trabajador', JSON.stringify(b.trabajador))
+    if (b.trabajador.rol === 'SUPERADMIN') localStorage.setItem('empresas', JSON.stringify(b.trabajador.empresas))
+    const first = b.trabajador.empresas[0]
+    if (first) localStorage.setItem('empresa', JSON.stringify({ id: first.id, nombre: first.nombre }))
+    if (b.trabajador.passwordTemporal) localStorage.setItem('requiereCambioPassword', 'true')
+  }, body)
+  await page.goto(target)
+  return body
+}
+
+/** The API called as a demo account, for arranging data (GUIDE: data seeded through the API). */
+export async function apiAs(page: Page, who: Account) {
+  const res = await page.request.post('/api/auth/trabajadores/login', { data: { email: accounts[who], password: DEMO_PASSWORD } })
+  const { token } = await res.json()
+  const headers = { Authorization: `Bearer ${token}` }
+  return {
+    get: (url: string) => page.request.get(`/api${url}`, { headers }),
+    post: (url: string, data: unknown) => page.request.post(`/api${url}`, { headers, data }),
+    patch: (url: string, data: unknown) => page.request.patch(`/api${url}`, { headers, data }),
+    delete: (url: string) => page.request.delete(`/api${url}`, { headers }),
+  }
+}
+
+/** DECISIONS D11: no serious or critical axe violation on a screen. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
+/** A name unique to this run, so journeys never collide with each other or with the demo data. */
+export const unique = (prefix: string) => `${prefix} ${Date.now().toString(36).slice(-5)}`
+
+export const test = base
+export { expect }

@@ -1,0 +1,272 @@
+import type { Page } from '@playwright/test'
+import { apiAs, expect, loginAs, test } from './fixtures'
+
+const MAIN = [
+  'Empresas',
+  'Viviendas',
+  'Usuarios',
+  'Informes',
+  'Planing dia tareas',
+  'Tareas Trabajador',
+  'Presupuestos',
+  'Contactos',
+]
+
+async function menuLinks(page: Page): Promise<string[]> {
+  const nav = page.getByRole('navigation', { name: 'Menú principal' })
+  const config = nav.getByRole('button', { name: 'Configuración' })
+  if ((await config.getAttribute('aria-expanded')) !== 'true') await config.click()
+  await expect(config).toHaveAttribute('aria-expanded', 'true')
+  return (await nav.getByRole('link').allTextContents()).map((t) => t.trim())
+}
+
+test.describe('Shell and navigation (SPEC §2.2)', () => {
+  test('unknown paths show Página no encontrada, logged in or not', async ({ page }) => {
+    await page.goto('/no-existe/en/absoluto')
+    await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible()
+    await expect(page).toHaveTitle('Página no encontrada')
+    await loginAs(page, 'admin', '/esto-tampoco')
+    await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible()
+    await page.getByRole('link', { name: 'Volver al inicio' }).click()
+    await expect(page).toHaveURL('/inicio')
+  })
+
+  test('without a token every protected route goes to the login screen', async ({ page }) => {
+    for (const path of ['/inicio', '/empresas', '/informes', '/configuracion', '/cambiar-password', '/documentacion/12345678Z']) {
+      await page.goto(path)
+      await expect(page, path).toHaveURL('/')
+      await expect(page.getByRole('heading', { name: 'Bienvenido' })).toBeVisible()
+    }
+  })
+
+  for (const who of ['superadmin', 'admin'] as const) {
+    test(`${who} sees every menu entry in SPEC order`, async ({ page }) => {
+      await loginAs(page, who)
+      expect(await menuLinks(page)).toEqual([...MAIN, 'Trabajadores', 'Logs', 'Integraciones'])
+      await page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Trabajadores' }).click()
+      await expect(page).toHaveURL('/trabajadores')
+      await expect(page.getByRole('heading', { level: 1, name: 'Trabajadores' })).toBeVisible()
+      await page.goto('/configuracion')
+      await expect(page.getByRole('main').getByRole('link', { name: 'Trabajadores' })).toBeVisible()
+      await expect(page.getByRole('main').getByRole('link', { name: 'Logs' })).toBeVisible()
+    })
+  }
+
+  test('empleado does not see Trabajadores or Logs and is sent to / from them', async ({ page }) => {
+    await loginAs(page, 'empleado')
+    expect(await menuLinks(page)).toEqual([...MAIN, 'Integraciones'])
+    await page.goto('/configuracion')
+    await expect(page.getByRole('main').getByRole('link', { name: 'Integraciones' })).toBeVisible()
+    await expect(page.getByRole('main').getByRole('link', { name: 'Trabajadores' })).toHaveCount(0)
+    await expect(page.getByRole('main').getByRole('link', { name: 'Logs' })).toHaveCount(0)
+
+    for (const path of ['/trabajadores', '/logs']) {
+      await loginAs(page, 'empleado', path)
+      await expect(page, path).toHaveURL('/')
+    }
+  })
+
+  test('the page title is the first path segment, capitalised', async ({ page }) => {
+    await loginAs(page, 'admin')
+    const cases: Array<[string, string]> = [
+      ['/inicio', 'Inicio'],
+      ['/informes', 'Informes'],
+      ['/planing', 'Planing'],
+      ['/tareas', 'Tareas'],
+      ['/ficha-trabajador', 'Ficha-trabajador'],
+      ['/configuracionUsuario', 'ConfiguracionUsuario'],
+      ['/documentacion/12345678Z', 'Documentacion'],
+      ['/caja/12345678Z', 'Caja'],
+    ]
+    for (const [path, title] of cases) {
+      await page.goto(path)
+      await expect(page.getByRole('heading', { level: 1 }), path).toHaveText(title)
+      await expect(page).toHaveTitle(title)
+    }
+    // Client-side navigation updates it too.
+    await page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Presupuestos' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Presupuestos')
+    await expect(page).toHaveTitle('Presupuestos')
+    await page.getByRole('link', { name: 'Gestión Viviendas: ir a inicio' }).click()
+    await expect(page).toHaveURL('/inicio')
+  })
+
+  test('user menu links to the profile and the user settings', async ({ page }) => {
+    await loginAs(page, 'empleado')
+    await page.getByRole('button', { name: /^Menú de usuario/ }).click()
+    await page.getByRole('link', { name: 'Ficha del trabajador' }).click()
+    await expect(page).toHaveURL('/ficha-trabajador')
+    await page.getByRole('button', { name: /^Menú de usuario/ }).click()
+    await page.getByRole('link', { name: 'Configuración de usuario' }).click()
+    await expect(page).toHaveURL('/configuracionUsuario')
+  })
+})
+
+test.describe('Company switcher (SPEC §2.2, DECISIONS D1)', () => {
+  async function switcherOptions(page: Page): Promise<string[]> {
+    await page.getByRole('button', { name: /^Empresa:/ }).click()
+    const group = page.getByRole('list', { name: 'Empresas disponibles' })
+    await expect(group.getByRole('button').nth(1)).toBeVisible()
+    return (await group.getByRole('button').allTextContents()).map((t) => t.trim())
+  }
+
+  test('superadmin sees every company, admin only its two', async ({ page }) => {
+    const all = (await (await (await apiAs(page, 'superadmin')).get('/empresas?pageSize=100')).json()) as Array<{
+      nombre: string
+    }>
+    await loginAs(page, 'superadmin')
+    const superOptions = await switcherOptions(page)
+    expect(superOptions[0]).toBe('Todas mis empresas')
+    expect(superOptions.slice(1).sort()).toEqual(all.map((e) => e.nombre).sort())
+    for (const demo of ['Hogares Mediterráneo S.L.', 'Fundación Vivir Acompañados', 'Residencias del Norte (Asturias)']) {
+      expect(superOptions).toContain(demo)
+    }
+
+    const admin = await loginAs(page, 'admin')
+    const adminOptions = await switcherOptions(page)
+    expect(adminOptions).toHaveLength(3)
+    expect(adminOptions.slice(1).sort()).toEqual(
+      (admin.trabajador as unknown as { empresas: Array<{ nombre: string }> }).empresas.map((e) => e.nombre).sort(),
+    )
+  })
+
+  test('choosing a company stores it, announces empresa-cambiada and survives a reload', async ({ page }) => {
+    const { trabajador } = (await loginAs(page, 'admin')) as unknown as {
+      trabajador: { empresas: Array<{ id: number; nombre: string }> }
+    }
+    const [first, second] = trabajador.empresas
+    if (!first || !second) throw new Error('admin@demo.es should belong to two companies')
+    // Initially the worker's first company.
+    await expect(page.getByRole('button', { name: `Empresa: ${first.nombre}` })).toBeVisible()
+    await page.evaluate(() => {
+      const w = window as unknown as { eventos: unknown[] }
+      w.eventos = []
+      window.addEventListener('empresa-cambiada', (e) => w.eventos.push((e as CustomEvent).detail))
+    })
+
+    await page.getByRole('button', { name: /^Empresa:/ }).click()
+    await page.getByRole('list', { name: 'Empresas disponibles' }).getByRole('button', { name: second.nombre }).click()
+    await expect(page.getByRole('button', { name: `Empresa: ${second.nombre}` })).toBeVisible()
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('empresa') ?? 'null'))).toEqual({
+      id: second.id,
+      nombre: second.nombre,
+    })
+    expect(await page.evaluate(() => (window as unknown as { eventos: unknown[] }).eventos)).toEqual([
+      { id: second.id, nombre: second.nombre },
+    ])
+
+    await page.reload()
+    await expect(page.getByRole('button', { name: `Empresa: ${second.nombre}` })).toBeVisible()
+
+    await page.evaluate(() => {
+      const w = window as unknown as { eventos: unknown[] }
+      w.eventos = []
+      window.addEventListener('empresa-cambiada', (e) => w.eventos.push((e as CustomEvent).detail))
+    })
+    await page.getByRole('button', { name: /^Empresa:/ }).click()
+    await page.getByRole('list', { name: 'Empresas disponibles' }).getByRole('button', { name: 'Todas mis empresas' }).click()
+    await expect(page.getByRole('button', { name: 'Empresa: Todas mis empresas' })).toBeVisible()
+    expect(await page.evaluate(() => localStorage.getItem('empresa'))).toBeNull()
+    expect(await page.evaluate(() => (window as unknown as { eventos: unknown[] }).eventos)).toEqual([null])
+  })
+})
+
+test.describe('Notifications (SPEC §2.2, §4)', () => {
+  test('the bell shows the worker notifications and dismissing one removes it', async ({ page }) => {
+    const api = await apiAs(page, 'superadmin')
+    const { trabajador } = await loginAs(page, 'superadmin')
+    const before = (await (await api.get(`/trabajadores/${trabajador.id}/notificaciones`)).json()) as Array<{ titulo: string }>
+    expect(before.length).toBeGreaterThan(0)
+
+    const bell = page.getByRole('button', { name: `Notificaciones (${before.length})` })
+    await bell.click()
+    const list = page.getByRole('list', { name: 'Notificaciones' })
+    await expect(list.getByRole('listitem')).toHaveCount(before.length)
+    const first = before[0]!
+    await expect(list.getByRole('listitem').first()).toContainText(first.titulo)
+
+    await list
+      .getByRole('button', { name: `Descartar notificación: ${first.titulo}` })
+      .first()
+      .click()
+    await expect(list.getByRole('listitem')).toHaveCount(before.length - 1)
+    await expect(
+      page.getByRole('button', { name: before.length - 1 ? `Notificaciones (${before.length - 1})` : 'Notificaciones' }),
+    ).toBeVisible()
+    const after = (await (await api.get(`/trabajadores/${trabajador.id}/notificaciones`)).json()) as unknown[]
+    expect(after).toHaveLength(before.length - 1)
+  })
+
+  test('a dismiss the server refuses keeps the notification and shows the error in a red toast', async ({ page }) => {
+    await loginAs(page, 'empleado')
+    await page.route('**/api/notificaciones/*', (route) =>
+      route.request().method() === 'DELETE'
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              statusCode: 500,
+              code: 'INTERNAL',
+              message: 'Se ha producido un error interno. Inténtalo más tarde.',
+            }),
+          })
+        : route.continue(),
+    )
+    await page.getByRole('button', { name: /^Notificaciones \(\d+\)$/ }).click()
+    const list = page.getByRole('list', { name: 'Notificaciones' })
+    const count = await list.getByRole('listitem').count()
+    expect(count).toBeGreaterThan(0)
+    await list
+      .getByRole('button', { name: /^Descartar notificación/ })
+      .first()
+      .click()
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Se ha producido un error interno. Inténtalo más tarde.' }),
+    ).toBeVisible()
+    await expect(list.getByRole('listitem')).toHaveCount(count)
+  })
+
+  test('Notificaciones in the user menu opens the panel, and nueva-notificacion re-polls at once', async ({ page }) => {
+    await loginAs(page, 'admin')
+    // Wait for the first poll: the bell's name then carries the count, and only the menu item is 'Notificaciones'.
+    await expect(page.getByRole('button', { name: /^Notificaciones \(\d+\)$/ })).toBeVisible()
+    await page.getByRole('button', { name: /^Menú de usuario/ }).click()
+    await page.getByRole('button', { name: 'Notificaciones', exact: true }).click()
+    await expect(page.getByRole('heading', { name: 'Notificaciones' })).toBeVisible()
+
+    // The 15 s poll has not come round yet: a request now can only come from the event.
+    const polled = page.waitForRequest((r) => /\/api\/trabajadores\/\d+\/notificaciones/.test(r.url()), { timeout: 4000 })
+    await page.evaluate(() => window.dispatchEvent(new Event('nueva-notificacion')))
+    await polled
+  })
+})
+
+test.describe('Small screens (SPEC §2.2: the menu collapses below 1399 px)', () => {
+  test('at 375 px the menu is behind a button and shows the sample alerts', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 })
+    await loginAs(page, 'admin')
+    const nav = page.getByRole('navigation', { name: 'Menú principal' })
+    await expect(nav).toBeHidden()
+    await page.getByRole('button', { name: 'Abrir menú' }).click()
+    const menu = page.getByRole('dialog')
+    await expect(menu.getByRole('navigation', { name: 'Menú principal' })).toBeVisible()
+    await expect(menu.getByRole('region', { name: 'Avisos' })).toBeVisible()
+    await expect(menu.getByText('Hay certificados PIR próximos a caducar.')).toBeVisible()
+    await menu.getByRole('link', { name: 'Informes' }).click()
+    await expect(page).toHaveURL('/informes')
+    await expect(page.getByRole('dialog')).toBeHidden()
+    // Nothing spills sideways at phone width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
+
+    await page.getByRole('button', { name: 'Abrir menú' }).click()
+    await expect(page.getByRole('dialog')).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('dialog')).toBeHidden()
+  })
+
+  test('at 1440 px the menu is fixed and there is no menu button', async ({ page }) => {
+    await loginAs(page, 'admin')
+    await expect(page.getByRole('navigation', { name: 'Menú principal' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Abrir menú' })).toBeHidden()
+  })
+})

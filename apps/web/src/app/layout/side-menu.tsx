@@ -1,0 +1,100 @@
+import { can } from '@vb/shared'
+import { useId, useState } from 'react'
+import Alert from 'react-bootstrap/Alert'
+import Offcanvas from 'react-bootstrap/Offcanvas'
+import { Link, NavLink, useLocation } from 'react-router'
+import { BrandLogo } from '../../components/brand-logo'
+import { useTrabajador } from '../../lib/use-session'
+import { paths } from '../paths'
+import { configMenu, type MenuItem, mainMenu } from './menu'
+
+/** SPEC §2.2: the mobile menu shows static sample alerts. */
+const sampleAlerts = [
+  { variant: 'warning', icon: 'bi-exclamation-triangle', text: 'Hay certificados PIR próximos a caducar.' },
+  { variant: 'info', icon: 'bi-calendar-event', text: 'Revisa el planing de tareas de hoy.' },
+  { variant: 'success', icon: 'bi-check-circle', text: 'Caja del día cuadrada en todas las viviendas.' },
+] as const
+
+interface Props {
+  show: boolean
+  onHide: () => void
+}
+
+/**
+ * SPEC §2.2: fixed left menu from 1400 px; below that (Bootstrap's xxl breakpoint) the same menu is an
+ * offcanvas opened by the hamburger button in the top bar.
+ */
+export function SideMenu({ show, onHide }: Props) {
+  const trabajador = useTrabajador()
+  const { pathname } = useLocation()
+  const titleId = useId()
+  const submenuId = useId()
+  const visibleConfig = configMenu.filter((item) => !item.resource || can(trabajador, item.resource, 'list'))
+  const inConfig = pathname === paths.configuracion || configMenu.some((item) => pathname.startsWith(item.to))
+  const [configOpen, setConfigOpen] = useState(inConfig)
+
+  const link = (item: MenuItem) => (
+    <li className="nav-item" key={item.to}>
+      <NavLink to={item.to} className="nav-link rounded-2" onClick={onHide}>
+        <i className={`bi ${item.icon}`} aria-hidden="true" />
+        <span>{item.label}</span>
+      </NavLink>
+    </li>
+  )
+
+  return (
+    <Offcanvas show={show} onHide={onHide} responsive="xxl" placement="start" className="app-sidebar" aria-labelledby={titleId}>
+      <Offcanvas.Header closeButton closeLabel="Cerrar menú" className="border-bottom">
+        <Offcanvas.Title id={titleId} as="div">
+          <Link to={paths.inicio} className="text-decoration-none" aria-label="Gestión Viviendas: ir a inicio" onClick={onHide}>
+            <BrandLogo />
+          </Link>
+        </Offcanvas.Title>
+      </Offcanvas.Header>
+      <Offcanvas.Body className="flex-column">
+        <div className="d-flex flex-column w-100 p-3 gap-3">
+          <Link
+            to={paths.inicio}
+            className="d-none d-xxl-block text-decoration-none px-2 pt-1 pb-2"
+            aria-label="Gestión Viviendas: ir a inicio"
+            onClick={onHide}
+          >
+            <BrandLogo />
+          </Link>
+          <nav aria-label="Menú principal">
+            <ul className="nav nav-pills flex-column gap-1">
+              {mainMenu.map((item) => link(item))}
+              <li className="nav-item">
+                <button
+                  type="button"
+                  className="nav-link rounded-2 w-100 text-start"
+                  aria-expanded={configOpen}
+                  aria-controls={submenuId}
+                  onClick={() => setConfigOpen((open) => !open)}
+                >
+                  <i className="bi bi-gear" aria-hidden="true" />
+                  <span className="flex-grow-1">Configuración</span>
+                  <i className={`bi ${configOpen ? 'bi-chevron-up' : 'bi-chevron-down'} small`} aria-hidden="true" />
+                </button>
+                {configOpen && (
+                  <ul id={submenuId} className="nav flex-column gap-1 mt-1 submenu">
+                    {visibleConfig.map((item) => link(item))}
+                  </ul>
+                )}
+              </li>
+            </ul>
+          </nav>
+          <section className="d-xxl-none" aria-label="Avisos">
+            <h2 className="h6 text-body-secondary text-uppercase small mt-2">Avisos</h2>
+            {sampleAlerts.map((a) => (
+              <Alert key={a.text} variant={a.variant} className="py-2 px-3 small mb-2" role="note">
+                <i className={`bi ${a.icon} me-2`} aria-hidden="true" />
+                {a.text}
+              </Alert>
+            ))}
+          </section>
+        </div>
+      </Offcanvas.Body>
+    </Offcanvas>
+  )
+}

@@ -1,0 +1,27 @@
+import { useState } from 'react'
+import './entity-image.css'
+
+interface EntityImageProps {
+  src: string | null | undefined
+  /** Text alternative of the image, e.g. 'Logo de Hogares Mediterráneo S.L.' */
+  alt: string
+  /** Bootstrap Icons name shown when there is no image or it fails to load (SPEC §2.4: a default icon). */
+  fallbackIcon?: string
+  /** Accessible text of the default icon. */
+  fallbackLabel?: string
+  size?: number
+}
+
+/** A logo or photo, or a default icon when it is missing or broken. */
+export function EntityImage({ src, alt, fallbackIcon = 'building', fallbackLabel = 'Sin logo', size = 40 }: EntityImageProps) {
+  const [failed, setFailed] = useState<string | null>(null)
+  const style = { width: size, height: size }
+  if (!src || failed === src) {
+    return (
+      <span className="vb-entity-image" style={style} role="img" aria-label={fallbackLabel}>
+        <i className={`bi bi-${fallbackIcon}`} aria-hidden="true" />
+      </span>
+    )
+  }
+  return <img className="vb-entity-image" style={style} src={src} alt={alt} loading="lazy" onError={() => setFailed(src)} />
+}

@@ -1,0 +1,265 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { permissionMessages } from '@vb/shared'
+import { type ReactNode, useEffect, useId, useRef } from 'react'
+import { Alert, Card, Form, Table } from 'react-bootstrap'
+import { ApiError } from '../../lib/api-client'
+import { ListPagination } from './list-pagination'
+import { ListSearch } from './list-search'
+import { RowActionsMenu } from './row-actions-menu'
+import type { Column, DataListProps, SortOrder } from './types'
+import { useListState } from './use-list-state'
+import { useMediaQuery, WIDE_QUERY } from './use-media-query'
+import './data-list.css'
+
+export const LOADING_TEXT = 'Cargando...'
+
+/**
+ * The shared list of SPEC §2.3 (companies, homes, residents, contacts, workers, budgets): a search box,
+ * sortable columns, 10 rows per page, a table from 768 px and cards below. Search, sort and paging run on
+ * the server (DECISIONS A4); the block only keeps `{ q, sort, order, page }`.
+ */
+export function DataList<T>(props: DataListProps<T>) {
+  const { queryKey, fetcher, columns, rowKey, rowLabel, rowActions, searchLabel, searchPlaceholder, emptyText } = props
+  const filtersKey = JSON.stringify(queryKey)
+  const list = useListState(filtersKey, props.defaultSort)
+  const wide = useMediaQuery(WIDE_QUERY)
+  const topRef = useRef<HTMLDivElement>(null)
+
+  const query = useQuery({
+    queryKey: [...queryKey, list.params],
+    // The page travels with its rows, so 'Mostrando…' and the active page match what is on screen
+    // while the next page loads (the previous rows stay visible meanwhile).
+    queryFn: async () => ({ ...(await fetcher(list.params)), page: list.params.page }),
+    placeholderData: keepPreviousData,
+  })
+  const data = query.data
+
+  // A page emptied by a deletion (or by another user) moves back to the last page that has rows.
+  const { setPage } = list
+  useEffect(() => {
+    if (data && data.items.length === 0 && data.total > 0 && data.page > 1 && !query.isPlaceholderData) {
+      setPage(Math.max(1, Math.ceil(data.total / list.params.pageSize)))
+    }
+  }, [data, list.params.pageSize, query.isPlaceholderData, setPage])
+
+  const goToPage = (page: number) => {
+    list.setPage(page)
+    const top = topRef.current
+    if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: 'start' })
+  }
+
+  const forbidden = query.error instanceof ApiError && query.error.statusCode === 403
+  let body: ReactNode
+  if (forbidden) {
+    body = <Alert variant="warning">{permissionMessages.verPagina}</Alert>
+  } else if (query.isPending) {
+    body = (
+      <p role="status" className="text-body-secondary my-4">
+        {LOADING_TEXT}
+      </p>
+    )
+  } else if (!data) {
+    body = (
+      <Alert variant="danger">{props.loadErrorText ?? (query.error instanceof Error ? query.error.message : emptyText)}</Alert>
+    )
+  } else if (data.items.length === 0 && data.total === 0) {
+    body = <p className="text-body-secondary my-4 vb-list-empty">{emptyText}</p>
+  } else {
+    const actionsFor = rowActions ?? (() => [])
+    body = (
+      <>
+        {query.isError && (
+          <Alert variant="danger">{props.loadErrorText ?? (query.error instanceof Error ? query.error.message : '')}</Alert>
+        )}
+        <div className={query.isPlaceholderData ? 'vb-list-stale' : undefined} aria-busy={query.isFetching}>
+          {wide ? (
+            <ListTable
+              caption={props.caption ?? searchLabel}
+              columns={columns}
+              items={data.items}
+              rowKey={rowKey}
+              rowLabel={rowLabel}
+              rowActions={rowActions ? actionsFor : undefined}
+              sort={list.sort}
+              order={list.order}
+              onSort={list.toggleSort}
+            />
+          ) : (
+            <ListCards columns={columns} items={data.items} rowKey={rowKey} rowLabel={rowLabel} rowActions={actionsFor} />
+          )}
+        </div>
+        <ListPagination page={data.page} pageSize={list.params.pageSize} total={data.total} onPage={goToPage} />
+      </>
+    )
+  }
+
+  return (
+    <div ref={topRef} className="vb-list">
+      <div className="d-flex flex-wrap align-items-end gap-3 mb-3">
+        <div className="flex-grow-1 vb-list-search-wrap">
+          <ListSearch label={searchLabel} placeholder={searchPlaceholder} value={list.q} onSearch={list.setQ} />
+        </div>
+        {!wide && <SortSelect columns={columns} sort={list.sort} order={list.order} onChange={list.setSort} />}
+        {props.toolbar && <div className="d-flex gap-2 ms-auto">{props.toolbar}</div>}
+      </div>
+      {body}
+    </div>
+  )
+}
+
+interface ListTableProps<T> {
+  caption: string
+  columns: Column<T>[]
+  items: T[]
+  rowKey: DataListProps<T>['rowKey']
+  rowLabel: DataListProps<T>['rowLabel']
+  rowActions?: (row: T) => ReturnType<NonNullable<DataListProps<T>['rowActions']>>
+  sort?: string
+  order?: SortOrder
+  onSort: (sort: string) => void
+}
+
+const ariaSort = (active: boolean, order?: SortOrder) => (active ? (order === 'desc' ? 'descending' : 'ascending') : 'none')
+
+function ListTable<T>({ caption, columns, items, rowKey, rowLabel, rowActions, sort, order, onSort }: ListTableProps<T>) {
+  return (
+    <Table hover className="vb-list-table align-middle mb-0">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((column) => {
+            const active = column.sortKey !== undefined && column.sortKey === sort
+            return (
+              <th
+                key={column.id}
+                scope="col"
+                className={column.className}
+                aria-sort={column.sortKey ? ariaSort(active, order) : undefined}
+              >
+                {column.sortKey ? (
+                  <button type="button" className="vb-sort-button" onClick={() => onSort(column.sortKey as string)}>
+                    {column.header}
+                    <i
+                      className={`bi ms-1 ${active ? (order === 'desc' ? 'bi-sort-alpha-up-alt' : 'bi-sort-alpha-down') : 'bi-arrow-down-up vb-sort-idle'}`}
+                      aria-hidden="true"
+                    />
+                  </button>
+                ) : (
+                  column.header
+                )}
+              </th>
+            )
+          })}
+          {rowActions && (
+            <th scope="col" className="text-end vb-actions-col">
+              Acciones
+            </th>
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((row) => (
+          <tr key={rowKey(row)}>
+            {columns.map((column) => (
+              <td key={column.id} className={column.className}>
+                {column.cell(row)}
+              </td>
+            ))}
+            {rowActions && (
+              <td className="text-end">
+                <RowActionsMenu label={rowLabel(row)} actions={rowActions(row)} />
+              </td>
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  )
+}
+
+interface ListCardsProps<T> {
+  columns: Column<T>[]
+  items: T[]
+  rowKey: DataListProps<T>['rowKey']
+  rowLabel: DataListProps<T>['rowLabel']
+  rowActions: (row: T) => ReturnType<NonNullable<DataListProps<T>['rowActions']>>
+}
+
+/** Below 768 px each row is a card: its title, its media (a logo), its other columns as label and value. */
+function ListCards<T>({ columns, items, rowKey, rowLabel, rowActions }: ListCardsProps<T>) {
+  const title = columns.find((c) => c.card === 'title')
+  const media = columns.filter((c) => c.card === 'media')
+  const fields = columns.filter((c) => (c.card ?? 'field') === 'field')
+  return (
+    <ul className="list-unstyled d-grid gap-2 mb-0 vb-list-cards">
+      {items.map((row) => (
+        <li key={rowKey(row)}>
+          <Card className="vb-list-card">
+            <Card.Body className="p-3">
+              <div className="d-flex align-items-start gap-2">
+                {media.map((c) => (
+                  <div key={c.id} className="flex-shrink-0">
+                    {c.cell(row)}
+                  </div>
+                ))}
+                <div className="flex-grow-1 min-w-0">
+                  <h2 className="h6 mb-1 text-break">{title ? title.cell(row) : rowLabel(row)}</h2>
+                  {fields.length > 0 && (
+                    <dl className="vb-card-fields mb-0">
+                      {fields.map((c) => (
+                        <div key={c.id}>
+                          <dt className="text-body-secondary fw-normal">{c.header}</dt>
+                          <dd className="mb-0 text-break">{c.cell(row)}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                  )}
+                </div>
+                <RowActionsMenu label={rowLabel(row)} actions={rowActions(row)} />
+              </div>
+            </Card.Body>
+          </Card>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+interface SortSelectProps<T> {
+  columns: Column<T>[]
+  sort?: string
+  order?: SortOrder
+  onChange: (sort: string | undefined, order: SortOrder | undefined) => void
+}
+
+/** On cards there are no headers to click: the same sorts, in a select. */
+function SortSelect<T>({ columns, sort, order, onChange }: SortSelectProps<T>) {
+  const id = useId()
+  const sortable = columns.filter((c) => c.sortKey)
+  if (sortable.length === 0) return null
+  return (
+    <div className="vb-list-sort">
+      <Form.Label htmlFor={id} className="fw-semibold mb-1">
+        Ordenar por
+      </Form.Label>
+      <Form.Select
+        id={id}
+        value={sort ? `${sort}:${order ?? 'asc'}` : ''}
+        onChange={(e) => {
+          const [s, o] = e.target.value.split(':')
+          onChange(s || undefined, s ? (o as SortOrder) : undefined)
+        }}
+      >
+        <option value="">Predeterminado</option>
+        {sortable.flatMap((c) => [
+          <option key={`${c.id}-asc`} value={`${c.sortKey}:asc`}>
+            {c.header} (A-Z)
+          </option>,
+          <option key={`${c.id}-desc`} value={`${c.sortKey}:desc`}>
+            {c.header} (Z-A)
+          </option>,
+        ])}
+      </Form.Select>
+    </div>
+  )
+}

@@ -1,0 +1,7 @@
+export { DataList, LOADING_TEXT } from './data-list'
+export { ListPagination } from './list-pagination'
+export { ListSearch, SEARCH_DEBOUNCE_MS } from './list-search'
+export { RowActionsMenu } from './row-actions-menu'
+export type { Column, DataListProps, ListParams, RowAction, SortOrder } from './types'
+export { useListState } from './use-list-state'
+export { useMediaQuery, WIDE_QUERY } from './use-media-query'

@@ -1,0 +1,52 @@
+import { useRef } from 'react'
+import { Dropdown } from 'react-bootstrap'
+import { Link } from 'react-router'
+import type { RowAction } from './types'
+
+interface RowActionsMenuProps {
+  label: string
+  actions: RowAction[]
+}
+
+/** The actions menu at the end of a row (GUIDE: tables), also used at the top of each card. */
+export function RowActionsMenu({ label, actions }: RowActionsMenuProps) {
+  const toggleRef = useRef<HTMLButtonElement>(null)
+  if (actions.length === 0) return null
+  return (
+    <Dropdown align="end">
+      <Dropdown.Toggle ref={toggleRef} variant="light" size="sm" className="vb-row-actions" aria-label={`Acciones de ${label}`}>
+        <i className="bi bi-three-dots-vertical" aria-hidden="true" />
+      </Dropdown.Toggle>
+      <Dropdown.Menu>
+        {actions.map((action) => {
+          const content = (
+            <>
+              {action.icon && <i className={`bi bi-${action.icon} me-2`} aria-hidden="true" />}
+              {action.label}
+            </>
+          )
+          const className = action.danger ? 'text-danger' : undefined
+          return action.to ? (
+            <Dropdown.Item key={action.label} as={Link} to={action.to} className={className}>
+              {content}
+            </Dropdown.Item>
+          ) : (
+            <Dropdown.Item
+              key={action.label}
+              as="button"
+              type="button"
+              className={className}
+              onClick={() => {
+                // A dialog opened from the menu gives focus back to the toggle when it closes (GUIDE: modals).
+                toggleRef.current?.focus()
+                action.onSelect?.()
+              }}
+            >
+              {content}
+            </Dropdown.Item>
+          )
+        })}
+      </Dropdown.Menu>
+    </Dropdown>
+  )
+}

@@ -1,0 +1,70 @@
+import type { Key, ReactNode } from 'react'
+
+export type SortOrder = 'asc' | 'desc'
+
+/** What the list block asks the server for (DECISIONS A4): search, sort and paging happen there. */
+export interface ListParams {
+  q?: string
+  sort?: string
+  order?: SortOrder
+  /** From 1. */
+  page: number
+  pageSize: number
+}
+
+/** One column of a list: its header, its cell, and how it shows on cards below 768 px. */
+export interface Column<T> {
+  /** Stable id of the column. */
+  id: string
+  /** Visible header text (SPEC's Spanish column names). */
+  header: string
+  cell: (row: T) => ReactNode
+  /** The server's sort key; a column without one is not sortable. */
+  sortKey?: string
+  /** Extra classes for the table cells (e.g. 'text-end' for numbers). */
+  className?: string
+  /**
+   * Place on the small-screen card: 'title' (the card's heading), 'media' (beside the title, e.g. a logo),
+   * 'field' (a label: value line, the default) or 'hidden'.
+   */
+  card?: 'title' | 'media' | 'field' | 'hidden'
+}
+
+/** An entry of a row's actions menu: either a link (`to`) or a command (`onSelect`). */
+export interface RowAction {
+  label: string
+  /** Bootstrap Icons name without the 'bi-' prefix (e.g. 'pencil', 'trash'). */
+  icon?: string
+  to?: string
+  onSelect?: () => void
+  danger?: boolean
+}
+
+export interface DataListProps<T> {
+  /**
+   * Query key of the list, including its filters (e.g. `['usuarios', 'list', { empresaId }]`). The block appends
+   * `{ q, sort, order, page }`; a change of these filters re-queries and goes back to page 1.
+   */
+  queryKey: readonly unknown[]
+  /** Calls the server, e.g. `(params) => api.list<T>('/usuarios', { ...params, empresaId })`. */
+  fetcher: (params: ListParams) => Promise<{ items: T[]; total: number }>
+  columns: Column<T>[]
+  rowKey: (row: T) => Key
+  /** Name of a row for screen readers (the actions menu is 'Acciones de {rowLabel}'). */
+  rowLabel: (row: T) => string
+  /** Entries of each row's actions menu; omit (or return []) when the role has none. */
+  rowActions?: (row: T) => RowAction[]
+  /** Visible label of the search box, e.g. 'Buscar empresa'. */
+  searchLabel: string
+  searchPlaceholder?: string
+  /** The screen's empty state, e.g. 'No hay empresas.' */
+  emptyText: string
+  /** Accessible name of the table (defaults to the page's search label). */
+  caption?: string
+  /** Buttons beside the search box (e.g. 'Nueva empresa'). */
+  toolbar?: ReactNode
+  /** Initial sort; without it the server's default order applies. */
+  defaultSort?: { sort: string; order: SortOrder }
+  /** Message when loading fails for a reason other than 403 (defaults to the server's message). */
+  loadErrorText?: string
+}

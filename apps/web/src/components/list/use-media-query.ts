@@ -1,0 +1,21 @@
+import { useCallback, useSyncExternalStore } from 'react'
+
+/** True while the media query matches; follows window resizes. */
+export function useMediaQuery(query: string): boolean {
+  const subscribe = useCallback(
+    (notify: () => void) => {
+      const list = window.matchMedia(query)
+      list.addEventListener('change', notify)
+      return () => list.removeEventListener('change', notify)
+    },
+    [query],
+  )
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(query).matches,
+    () => true,
+  )
+}
+
+/** GUIDE: a table from 768 px up, cards below. */
+export const WIDE_QUERY = '(min-width: 768px)'

@@ -1,0 +1,96 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { type ChangePasswordForm, changePasswordFormSchema, passwordMessages } from '@vb/shared'
+import { useState } from 'react'
+import Alert from 'react-bootstrap/Alert'
+import Form from 'react-bootstrap/Form'
+import { useForm } from 'react-hook-form'
+import { Link } from 'react-router'
+import { AuthLayout } from '../../components/auth-layout'
+import { PasswordField } from '../../components/password-field'
+import { ApiError } from '../../lib/api-client'
+import { applyFieldErrors } from '../../lib/form-errors'
+import { session } from '../../lib/session'
+import { cambiarPassword } from './api'
+import { NewPasswordFields } from './new-password-fields'
+import { useCompletePasswordChange } from './password-result'
+
+/** SPEC §2.19: change the password giving the current one; otherwise the same flow as §2.18. */
+export function CambiarPasswordConActualPage() {
+  const [done, setDone] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  const completeChange = useCompletePasswordChange()
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ChangePasswordForm>({
+    resolver: zodResolver(changePasswordFormSchema),
+    defaultValues: { passwordActual: '', passwordNueva: '', confirmar: '' },
+  })
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null)
+    const trabajador = session.trabajador()
+    if (!trabajador) {
+      setFailure(passwordMessages.sinUsuario)
+      return
+    }
+    try {
+      const result = await cambiarPassword(trabajador.id, {
+        passwordActual: values.passwordActual,
+        passwordNueva: values.passwordNueva,
+      })
+      setDone(true)
+      completeChange(result)
+    } catch (err) {
+      // SPEC §8: this variant shows the server's message when there is one (e.g. a wrong current password).
+      if (applyFieldErrors(err, setError, ['passwordActual', 'passwordNueva'])) return
+      setFailure(err instanceof ApiError && err.message ? err.message : passwordMessages.fallo)
+    }
+  })
+
+  return (
+    <AuthLayout>
+      <Link
+        to="/configuracionUsuario"
+        className="btn btn-link px-0 mb-2 text-decoration-none"
+        aria-label="Volver a la configuración de usuario"
+      >
+        <i className="bi bi-arrow-left fs-5" aria-hidden="true" />
+      </Link>
+      <h1 className="h3 mb-1">Cambiar Contraseña</h1>
+      <p className="text-body-secondary mb-4">Escribe tu contraseña actual y elige una nueva.</p>
+      {done && (
+        <Alert variant="success" role="status">
+          <i className="bi bi-check-circle-fill me-2" aria-hidden="true" />
+          {passwordMessages.exito}
+        </Alert>
+      )}
+      {failure && (
+        <Alert variant="danger" role="alert">
+          {failure}
+        </Alert>
+      )}
+      <Form noValidate onSubmit={onSubmit}>
+        <PasswordField
+          id="cpa-actual"
+          label="Contraseña actual"
+          autoComplete="current-password"
+          autoFocus
+          error={errors.passwordActual?.message}
+          registration={register('passwordActual')}
+        />
+        <NewPasswordFields
+          idPrefix="cpa"
+          nueva={register('passwordNueva')}
+          confirmar={register('confirmar')}
+          errors={{ passwordNueva: errors.passwordNueva?.message, confirmar: errors.confirmar?.message }}
+          confirmLabel="Confirmar nueva contraseña"
+          busy={isSubmitting}
+          disabled={done}
+        />
+      </Form>
+    </AuthLayout>
+  )
+}

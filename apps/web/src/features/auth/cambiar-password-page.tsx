@@ -1,0 +1,83 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { type NewPasswordForm, newPasswordFormSchema, passwordMessages } from '@vb/shared'
+import { useState } from 'react'
+import Alert from 'react-bootstrap/Alert'
+import Form from 'react-bootstrap/Form'
+import { useForm } from 'react-hook-form'
+import { Link, Navigate } from 'react-router'
+import { AuthLayout } from '../../components/auth-layout'
+import { session } from '../../lib/session'
+import { cambiarPassword } from './api'
+import { NewPasswordFields } from './new-password-fields'
+import { useCompletePasswordChange } from './password-result'
+
+/** SPEC §2.18: forced change of the temporary password. */
+export function CambiarPasswordPage() {
+  const [done, setDone] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  // A worker without a temporary password changes it with the current one (SPEC §2.19); decided once on
+  // arrival, so storing the new session after success does not redirect mid-message.
+  const [needsCurrent] = useState(() => {
+    const t = session.trabajador()
+    return Boolean(t) && !t?.passwordTemporal && !session.requiereCambioPassword()
+  })
+  const completeChange = useCompletePasswordChange()
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<NewPasswordForm>({
+    resolver: zodResolver(newPasswordFormSchema),
+    defaultValues: { passwordNueva: '', confirmar: '' },
+  })
+
+  if (needsCurrent) return <Navigate to="/cambiar-password-con-actual" replace />
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null)
+    const trabajador = session.trabajador()
+    if (!trabajador) {
+      setFailure(passwordMessages.sinUsuario)
+      return
+    }
+    try {
+      const result = await cambiarPassword(trabajador.id, { passwordNueva: values.passwordNueva })
+      setDone(true)
+      completeChange(result)
+    } catch {
+      setFailure(passwordMessages.fallo)
+    }
+  })
+
+  return (
+    <AuthLayout>
+      <Link to="/" className="btn btn-link px-0 mb-2 text-decoration-none" aria-label="Volver al inicio de sesión">
+        <i className="bi bi-arrow-left fs-5" aria-hidden="true" />
+      </Link>
+      <h1 className="h3 mb-1">Cambiar Contraseña</h1>
+      <p className="text-body-secondary mb-4">Por seguridad, actualiza tu contraseña temporal</p>
+      {done && (
+        <Alert variant="success" role="status">
+          <i className="bi bi-check-circle-fill me-2" aria-hidden="true" />
+          {passwordMessages.exito}
+        </Alert>
+      )}
+      {failure && (
+        <Alert variant="danger" role="alert">
+          {failure}
+        </Alert>
+      )}
+      <Form noValidate onSubmit={onSubmit}>
+        <NewPasswordFields
+          idPrefix="cp"
+          nueva={register('passwordNueva')}
+          confirmar={register('confirmar')}
+          errors={{ passwordNueva: errors.passwordNueva?.message, confirmar: errors.confirmar?.message }}
+          autoFocus
+          busy={isSubmitting}
+          disabled={done}
+        />
+      </Form>
+    </AuthLayout>
+  )
+}

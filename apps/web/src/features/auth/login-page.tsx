@@ -1,0 +1,97 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useQueryClient } from '@tanstack/react-query'
+import { LOGIN_FAILED_MESSAGE, type LoginInput, loginSchema } from '@vb/shared'
+import { useEffect, useState } from 'react'
+import Alert from 'react-bootstrap/Alert'
+import Button from 'react-bootstrap/Button'
+import Form from 'react-bootstrap/Form'
+import Spinner from 'react-bootstrap/Spinner'
+import { useForm } from 'react-hook-form'
+import { Link, useNavigate } from 'react-router'
+import { AuthLayout } from '../../components/auth-layout'
+import { PasswordField } from '../../components/password-field'
+import { ApiError } from '../../lib/api-client'
+import { session } from '../../lib/session'
+import { login } from './api'
+
+/** SPEC §2.17 Login. */
+export function LoginPage() {
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const [failure, setFailure] = useState<string | null>(null)
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } })
+
+  // SPEC §2.2: opening the login screen clears all stored session data.
+  useEffect(() => {
+    session.clear()
+    queryClient.clear()
+  }, [queryClient])
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null)
+    try {
+      const { token, trabajador } = await login(values)
+      session.start(token, trabajador)
+      // SPEC §4: a temporary password must be changed first.
+      navigate(trabajador.passwordTemporal ? '/cambiar-password' : '/inicio', { replace: true })
+    } catch (err) {
+      // SPEC §8: the same message whatever failed (DECISIONS S3); only the rate limit says more.
+      setFailure(err instanceof ApiError && err.code === 'RATE_LIMITED' ? err.message : LOGIN_FAILED_MESSAGE)
+    }
+  })
+
+  return (
+    <AuthLayout>
+      <h1 className="h3 mb-1">Bienvenido</h1>
+      <p className="text-body-secondary mb-4">Inicia sesión en tu cuenta</p>
+      {failure && (
+        <Alert variant="danger" className="d-flex gap-2 align-items-start" role="alert">
+          <i className="bi bi-exclamation-triangle-fill mt-1" aria-hidden="true" />
+          <span>{failure}</span>
+        </Alert>
+      )}
+      <Form noValidate onSubmit={onSubmit}>
+        <Form.Group className="mb-3" controlId="login-email">
+          <Form.Label>Correo</Form.Label>
+          <Form.Control
+            type="email"
+            autoComplete="username"
+            inputMode="email"
+            autoFocus
+            isInvalid={Boolean(errors.email)}
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={errors.email ? 'login-email-error' : undefined}
+            {...register('email', { onChange: () => setFailure(null) })}
+          />
+          <Form.Control.Feedback type="invalid" id="login-email-error">
+            {errors.email?.message}
+          </Form.Control.Feedback>
+        </Form.Group>
+        <PasswordField
+          id="login-password"
+          label="Contraseña"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          registration={register('password', { onChange: () => setFailure(null) })}
+        />
+        <Button type="submit" className="w-100 mt-2" size="lg" disabled={isSubmitting}>
+          {isSubmitting ? (
+            <>
+              <Spinner size="sm" className="me-2" aria-hidden="true" />
+              Entrando...
+            </>
+          ) : (
+            'Entrar'
+          )}
+        </Button>
+      </Form>
+      <div className="text-center mt-4">
+        <Link to="/recuperar-contraseña">¿Has olvidado tu contraseña?</Link>
+      </div>
+    </AuthLayout>
+  )
+}

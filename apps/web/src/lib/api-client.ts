@@ -1,0 +1,87 @@
+import { AppError, type ErrorBody, errorBodySchema } from '@vb/shared'
+import { session } from './session'
+
+/** Error thrown by every API call: the server's A3 body (code, Spanish message, fieldErrors). */
+export class ApiError extends AppError {
+  readonly body: ErrorBody
+  constructor(body: ErrorBody) {
+    super(body.code, body.message, body.fieldErrors)
+    this.body = body
+  }
+}
+
+/** Called on any 401 from an authenticated call: the shell clears storage and goes to '/' (DECISIONS A3). */
+let onUnauthenticated: () => void = () => {
+  session.clear()
+  if (window.location.pathname !== '/') window.location.assign('/')
+}
+export function setUnauthenticatedHandler(handler: () => void) {
+  onUnauthenticated = handler
+}
+
+type Query = Record<string, string | number | boolean | null | undefined>
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v))
+  const s = params.toString()
+  return s ? `${path}?${s}` : path
+}
+
+async function request(method: string, path: string, body?: unknown, query?: Query): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' }
+  const token = session.token()
+  if (token) headers.Authorization = `Bearer ${token}`
+  if (body !== undefined) headers['Content-Type'] = 'application/json'
+  let res: Response
+  try {
+    res = await fetch(`/api${withQuery(path, query)}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  } catch {
+    throw new ApiError({
+      statusCode: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'No se puede conectar con el servidor. Revisa tu conexión.',
+    })
+  }
+  if (res.ok) return res
+  let parsed: ErrorBody
+  try {
+    parsed = errorBodySchema.parse(await res.json())
+  } catch {
+    parsed = { statusCode: res.status, code: 'INTERNAL', message: 'Se ha producido un error inesperado. Inténtalo más tarde.' }
+  }
+  if (res.status === 401 && token) onUnauthenticated()
+  throw new ApiError(parsed)
+}
+
+async function json<T>(res: Response): Promise<T> {
+  if (res.status === 204) return undefined as T
+  const text = await res.text()
+  return (text ? JSON.parse(text) : undefined) as T
+}
+
+/** A page of a list call: the items and `X-Total-Count` (DECISIONS A4). */
+export interface Page<T> {
+  items: T[]
+  total: number
+}
+
+export const api = {
+  get: async <T>(path: string, query?: Query) => json<T>(await request('GET', path, undefined, query)),
+  /** List call with paging: `query` carries q, sort, order, page, pageSize and filters. */
+  list: async <T>(path: string, query: Query): Promise<Page<T>> => {
+    const res = await request('GET', path, undefined, query)
+    const items = await json<T[]>(res)
+    return { items, total: Number(res.headers.get('X-Total-Count') ?? items.length) }
+  },
+  post: async <T>(path: string, body?: unknown) => json<T>(await request('POST', path, body ?? {})),
+  patch: async <T>(path: string, body: unknown) => json<T>(await request('PATCH', path, body)),
+  delete: async (path: string) => {
+    await request('DELETE', path)
+  },
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { LETTERS, requiredId, requiredText } from './common'
+import { listQuerySchema } from './list'
+
+/** SPEC §3 Contact; `fotoUrl` is always the company's logo (SPEC §2.7). */
+export const contactoSchema = z.object({
+  id: z.number().int(),
+  nombreComercial: z.string(),
+  agente: z.string(),
+  correo: z.string(),
+  telefono: z.string(),
+  fotoUrl: z.string().nullable(),
+  empresaId: z.number().int(),
+})
+export type Contacto = z.infer<typeof contactoSchema>
+
+export const contactoMessages = {
+  nombreComercialObligatorio: 'El nombre comercial es obligatorio',
+  nombreComercialLongitud: 'El nombre comercial debe tener entre 3 y 100 caracteres',
+  nombreComercialCaracteres: 'El nombre comercial solo puede contener letras, números, espacios y puntuación básica',
+  agenteObligatorio: 'El agente es obligatorio',
+  agenteLongitud: 'El agente debe tener entre 2 y 60 caracteres',
+  agenteCaracteres: 'El agente solo puede contener letras, espacios, apóstrofos y guiones',
+  correoObligatorio: 'El correo es obligatorio',
+  correo: 'El correo no es válido',
+  telefonoObligatorio: 'El teléfono es obligatorio',
+  telefonoLongitud: 'El teléfono debe tener entre 7 y 20 caracteres',
+  telefonoCaracteres: 'El teléfono solo puede contener números, espacios, guiones y un + inicial',
+  empresaObligatoria: 'La empresa es obligatoria',
+  empresaTipo: 'Selecciona una empresa',
+  vacio: 'No hay contactos.',
+} as const
+
+/** SPEC §5 Contact. */
+export const contactoCreateSchema = z.object({
+  nombreComercial: requiredText(contactoMessages.nombreComercialObligatorio)
+    .min(3, contactoMessages.nombreComercialLongitud)
+    .max(100, contactoMessages.nombreComercialLongitud)
+    .regex(new RegExp(`^[${LETTERS}0-9 .,;:&()'"/+ºª\\-]+$`), contactoMessages.nombreComercialCaracteres),
+  agente: requiredText(contactoMessages.agenteObligatorio)
+    .min(2, contactoMessages.agenteLongitud)
+    .max(60, contactoMessages.agenteLongitud)
+    .regex(new RegExp(`^[${LETTERS} '’\\-]+$`), contactoMessages.agenteCaracteres),
+  correo: requiredText(contactoMessages.correoObligatorio)
+    .max(254, contactoMessages.correo)
+    .pipe(z.email(contactoMessages.correo)),
+  telefono: requiredText(contactoMessages.telefonoObligatorio)
+    .min(7, contactoMessages.telefonoLongitud)
+    .max(20, contactoMessages.telefonoLongitud)
+    .regex(/^\+?[0-9 -]+$/, contactoMessages.telefonoCaracteres),
+  empresaId: requiredId(contactoMessages.empresaObligatoria, contactoMessages.empresaTipo),
+})
+export type ContactoCreate = z.infer<typeof contactoCreateSchema>
+export const contactoUpdateSchema = contactoCreateSchema.partial()
+export type ContactoUpdate = z.infer<typeof contactoUpdateSchema>
+
+export const contactoSortFields = ['nombreComercial', 'agente', 'correo', 'telefono'] as const
+export const contactoListQuerySchema = listQuerySchema(contactoSortFields).extend({
+  empresaId: z.coerce.number().int().positive().optional(),
+})
+export type ContactoListQuery = z.infer<typeof contactoListQuerySchema>

@@ -1,0 +1,61 @@
+import { madridDay } from './dates'
+
+/** SPEC §4 / §9: a PIR is valid 6 months from its date; warning window 30 days. */
+export const PIR_VALID_MONTHS = 6
+export const PIR_WARNING_DAYS = 30
+
+export type PirEstado = 'sinpir' | 'vigente' | 'aviso' | 'caducado'
+export interface PirStatus {
+  estado: PirEstado
+  /** Days left until expiry (negative once expired); null without PIR. */
+  diasRestantes: number | null
+  /** YYYY-MM-DD expiry day; null without PIR. */
+  caducidad: string | null
+}
+
+/** DECISIONS D3: the PIR document is the one titled 'PIR' (trimmed, any case). */
+export function isPirTitle(titulo: string): boolean {
+  return titulo.trim().toUpperCase() === 'PIR'
+}
+
+function addMonths(day: string, months: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number]
+  const target = new Date(Date.UTC(y, m - 1 + months, 1))
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate()
+  target.setUTCDate(Math.min(d, lastDay))
+  return target.toISOString().slice(0, 10)
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
+}
+
+/**
+ * PIR status from the PIR documents' dates (DECISIONS D3: the latest counts), in calendar days of
+ * Europe/Madrid: days left = (fecha + 6 months) − today.
+ */
+export function pirStatus(fechas: ReadonlyArray<string | Date>, now: Date = new Date()): PirStatus {
+  if (fechas.length === 0) return { estado: 'sinpir', diasRestantes: null, caducidad: null }
+  const latest = fechas
+    .map((f) => madridDay(f))
+    .sort()
+    .at(-1) as string
+  const caducidad = addMonths(latest, PIR_VALID_MONTHS)
+  const diasRestantes = daysBetween(madridDay(now), caducidad)
+  const estado: PirEstado = diasRestantes < 0 ? 'caducado' : diasRestantes <= PIR_WARNING_DAYS ? 'aviso' : 'vigente'
+  return { estado, diasRestantes, caducidad }
+}
+
+/** SPEC §2.14 card label. */
+export function pirLabel(status: PirStatus): string {
+  switch (status.estado) {
+    case 'sinpir':
+      return 'No registrado'
+    case 'vigente':
+      return 'Vigente'
+    case 'aviso':
+      return `Caduca en ${status.diasRestantes} días`
+    case 'caducado':
+      return 'Caducado'
+  }
+}

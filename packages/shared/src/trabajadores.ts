@@ -1,0 +1,58 @@
+import { z } from 'zod'
+import { LETTERS, requiredText } from './common'
+import { rolSchema } from './roles'
+
+/** SPEC §3 Worker, as the API returns it (DECISIONS A2: never a password hash). */
+export const trabajadorSchema = z.object({
+  id: z.number().int(),
+  nombre: z.string(),
+  apellidos: z.string(),
+  email: z.string(),
+  nif: z.string(),
+  rol: rolSchema,
+  activo: z.boolean(),
+  passwordTemporal: z.boolean(),
+  fotoUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  empresas: z.array(z.object({ id: z.number().int(), nombre: z.string() })),
+})
+export type Trabajador = z.infer<typeof trabajadorSchema>
+
+/** Login answer (DECISIONS A2). */
+export const loginResponseSchema = z.object({ token: z.string(), trabajador: trabajadorSchema })
+export type LoginResponse = z.infer<typeof loginResponseSchema>
+
+export const trabajadorMessages = {
+  nombreObligatorio: 'El nombre es obligatorio',
+  nombreLongitud: 'El nombre debe tener entre 2 y 60 caracteres',
+  nombreCaracteres: 'El nombre solo puede contener letras',
+  apellidosObligatorios: 'Los apellidos son obligatorios',
+  apellidosLongitud: 'Los apellidos deben tener entre 2 y 100 caracteres',
+  emailObligatorio: 'El email es obligatorio',
+  email: 'El email no es válido',
+  emailSettings: 'El email debe ser válido',
+  emailDuplicado: 'Ya existe un trabajador con ese email',
+  nif: 'Formato de NIF/NIE no válido (ej. 12345678Z o X1234567Z)',
+  noEncontrado: 'No se encontró el trabajador.',
+  vacio: 'No hay trabajadores.',
+} as const
+
+/** SPEC §5 Own settings (/configuracionUsuario). */
+export const ajustesUsuarioSchema = z.object({
+  nombre: requiredText(trabajadorMessages.nombreObligatorio)
+    .max(60, trabajadorMessages.nombreLongitud)
+    .regex(new RegExp(`^[${LETTERS} '’\\-]+$`), trabajadorMessages.nombreCaracteres),
+  apellidos: requiredText(trabajadorMessages.apellidosObligatorios).max(100, trabajadorMessages.apellidosLongitud),
+  email: requiredText(trabajadorMessages.emailObligatorio)
+    .max(254, trabajadorMessages.emailSettings)
+    .pipe(z.email(trabajadorMessages.emailSettings)),
+})
+export type AjustesUsuario = z.infer<typeof ajustesUsuarioSchema>
+
+/** SPEC §5 Worker NIF: 7-9 digits + letter, or X/Y/Z + 7 digits + letter; trimmed, upper-cased. */
+export const trabajadorNifSchema = z
+  .string({ error: trabajadorMessages.nif })
+  .trim()
+  .toUpperCase()
+  .regex(/^(\d{7,9}[A-Z]|[XYZ]\d{7}[A-Z])$/, trabajadorMessages.nif)

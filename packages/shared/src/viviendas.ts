@@ -1,0 +1,38 @@
+import { z } from 'zod'
+import { requiredId, requiredText } from './common'
+import { idListQuery, listQuerySchema } from './list'
+
+/** SPEC §3 Home; `empresa` is the company name, for the 'Empresa' column. */
+export const viviendaSchema = z.object({
+  id: z.number().int(),
+  nombre: z.string(),
+  empresaId: z.number().int(),
+  empresa: z.object({ id: z.number().int(), nombre: z.string() }),
+})
+export type Vivienda = z.infer<typeof viviendaSchema>
+
+export const viviendaMessages = {
+  nombreObligatorio: 'La dirección es obligatoria',
+  nombreLongitud: 'La dirección no puede superar 200 caracteres',
+  empresaObligatoria: 'La empresa es obligatoria',
+  empresaTipo: 'Selecciona una empresa',
+  vacio: 'No hay viviendas.',
+  conUsuarios: 'No se puede eliminar la vivienda porque tiene usuarios. Traslada o elimina antes a sus usuarios.',
+} as const
+
+/** SPEC §5 Home. */
+export const viviendaCreateSchema = z.object({
+  nombre: requiredText(viviendaMessages.nombreObligatorio).max(200, viviendaMessages.nombreLongitud),
+  empresaId: requiredId(viviendaMessages.empresaObligatoria, viviendaMessages.empresaTipo),
+})
+export type ViviendaCreate = z.infer<typeof viviendaCreateSchema>
+export const viviendaUpdateSchema = viviendaCreateSchema.partial()
+export type ViviendaUpdate = z.infer<typeof viviendaUpdateSchema>
+
+export const viviendaSortFields = ['nombre', 'empresa'] as const
+export const viviendaListQuerySchema = listQuerySchema(viviendaSortFields).extend({
+  empresaId: z.coerce.number().int().positive().optional(),
+  /** SPEC §6: comma-joined company ids. */
+  empresaIds: idListQuery,
+})
+export type ViviendaListQuery = z.infer<typeof viviendaListQuerySchema>
