@@ -23,6 +23,8 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     locale: 'es-ES',
     timezoneId: 'Europe/Madrid',
+    // Bootstrap drops its fades under reduced motion, so no assertion or axe run meets a half-faded element.
+    reducedMotion: 'reduce',
     trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {

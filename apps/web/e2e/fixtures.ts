@@ -53,6 +53,9 @@ export async function apiAs(page: Page, who: Account) {
 
 /** DECISIONS D11: no serious or critical axe violation on a screen. */
 export async function expectAccessible(page: Page) {
+  // A modal or toast still fading in has a transient opacity that axe reads as low contrast: wait until
+  // every CSS transition and animation on the page has finished, so the check sees what the user sees.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'))
   const results = await new AxeBuilder({ page }).analyze()
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
