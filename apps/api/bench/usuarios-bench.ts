@@ -331,7 +331,7 @@ async function benchEngine(engine: Engine): Promise<{ engine: Engine; describe: 
     console.log(notes.join('\n'))
 
     const capture = captureSql(db)
-    app = await buildApp({ db, jwtSecret: 'bench-secret-not-for-production', logger: false })
+    app = await buildApp({ db, listen: opened.database.listen, jwtSecret: 'bench-secret-not-for-production', logger: false })
     await app.listen({ port: 0, host: '127.0.0.1' })
     const address = app.server.address()
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`

@@ -8,10 +8,11 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
-import type { Db } from './db/client'
+import type { Db, Listen } from './db/client'
 import { AttemptLimiter } from './lib/attempt-limiter'
 import { type Clock, systemClock } from './lib/clock'
 import { logMailer, type Mailer } from './lib/mailer'
+import { NotificationHub } from './lib/notification-hub'
 import { authRoutes } from './modules/auth/auth.routes'
 
 import { contactosRoutes } from './modules/contactos/contactos.routes'
@@ -26,6 +27,8 @@ import { registerErrorHandling, registerNotFound } from './plugins/errors'
 
 export interface AppOptions {
   db: Db
+  /** LISTEN on the database (`Database.listen`): carries new notifications to open streams (D9). */
+  listen: Listen
   jwtSecret: string
   /** DECISIONS S2: token lifetime, 8 h by default. */
   tokenTtl?: string
@@ -51,6 +54,7 @@ export interface AppDeps {
   ipLimiter: AttemptLimiter
   mailer: Mailer
   publicUrl: string
+  notificationHub: NotificationHub
 }
 
 declare module 'fastify' {
@@ -79,8 +83,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ipLimiter: new AttemptLimiter(limits.perIp, limits.windowMs),
     mailer: options.mailer ?? logMailer(app.log),
     publicUrl: options.publicUrl ?? 'http://127.0.0.1:3000',
+    notificationHub: new NotificationHub(options.listen),
   }
   app.decorate('deps', deps)
+  // Open notification streams never finish by themselves: end them first, so closing can drain the rest.
+  app.addHook('preClose', async () => deps.notificationHub.stop())
 
   // DECISIONS S6: CSP, no-sniff, frame denial on every response.
   await app.register(helmet, {

@@ -76,8 +76,16 @@ describe('server process on the embedded database', () => {
     })
     expect(created.status).toBe(201)
 
+    // A browser listening on the notification stream (D9) must not hold the shutdown open.
+    const stream = await fetch(`${first.base}/api/notificaciones/stream`, { headers: { authorization: `Bearer ${token}` } })
+    expect(stream.status).toBe(200)
+    const streamEnded = stream.text()
+
+    const stopping = Date.now()
     first.child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
+    expect(Date.now() - stopping).toBeLessThan(8000)
+    await streamEnded
     expect(existsSync(path.join(dataDir, 'server.lock'))).toBe(false)
 
     // Restart: the write is there, and no second seeding happened.

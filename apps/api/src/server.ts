@@ -44,6 +44,7 @@ async function main() {
 
   const app = await buildApp({
     db: database.db,
+    listen: database.listen,
     jwtSecret,
     tokenTtl: config.tokenTtl,
     webDist: config.webDist,

@@ -239,6 +239,38 @@ test.describe('Notifications (SPEC §2.2, §4)', () => {
     await page.evaluate(() => window.dispatchEvent(new Event('nueva-notificacion')))
     await polled
   })
+
+  test('the bell follows the server stream with the token in the header, and re-polls at once on a pushed event', async ({
+    page,
+  }) => {
+    // The server side of the stream (LISTEN/NOTIFY, per-worker delivery) is proven by the API suite; here the
+    // stream answers with one pushed event, as the server does when a notification is committed.
+    const list = /\/api\/trabajadores\/\d+\/notificaciones/
+    const firstRead = page.waitForResponse((r) => list.test(r.url()))
+    let pushed = false
+    await page.route('**/api/notificaciones/stream', async (route) => {
+      if (pushed) return route.abort()
+      pushed = true
+      // A notification committed once the bell has read its list: the server pushes its event.
+      await firstRead
+      await route.fulfill({
+        status: 200,
+        headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' },
+        body: 'retry: 60000\n: conectado\n\nevent: notificacion\ndata: {"id":123}\n\n',
+      })
+    })
+    let polls = 0
+    page.on('request', (r) => {
+      if (list.test(r.url())) polls += 1
+    })
+    const stream = page.waitForRequest('**/api/notificaciones/stream')
+    const { token } = await loginAs(page, 'empleado')
+    const request = await stream
+    expect(request.url()).not.toContain(token)
+    expect(await request.headerValue('authorization')).toBe(`Bearer ${token}`)
+    // The first read on opening, then the one the pushed event causes, long before the 15 s poll comes round.
+    await expect.poll(() => polls, { timeout: 5000 }).toBeGreaterThanOrEqual(2)
+  })
 })
 
 test.describe('Small screens (SPEC §2.2: the menu collapses below 1399 px)', () => {

@@ -20,10 +20,22 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** A database handle or an open transaction: services accept either. */
 export type DbOrTx = Db | Tx
 
+/** Stops a LISTEN started by `Database.listen`. */
+export type Unlisten = () => Promise<void>
+/** PostgreSQL LISTEN on a channel: `onPayload` runs for each NOTIFY committed by any process. */
+export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<Unlisten>
+
 export interface Database {
   db: Db
   engine: 'pglite' | 'postgres'
+  listen: Listen
   close(): Promise<void>
+}
+
+/** Channel names are fixed identifiers in our code, never user input; refuse anything else. */
+function checkChannel(channel: string): string {
+  if (!/^[a-z_]+$/.test(channel)) throw new Error(`Canal de notificación no válido: ${channel}`)
+  return channel
 }
 
 /** The folder of committed migrations, found from this file in src/ and in the built dist/. */
@@ -99,6 +111,13 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     return {
       db,
       engine: 'pglite',
+      // The same instance delivers its own committed NOTIFYs: one process owns the data directory.
+      listen: async (channel, onPayload) => {
+        const stop = await client.listen(checkChannel(channel), onPayload)
+        return async () => {
+          if (!client.closed) await stop()
+        }
+      },
       async close() {
         try {
           await client.close()
@@ -129,8 +148,62 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   return {
     db,
     engine: 'postgres',
+    listen: (channel, onPayload) => listenPostgres(url, checkChannel(channel), onPayload),
     async close() {
       await pool.end()
     },
+  }
+}
+
+/**
+ * LISTEN on a dedicated connection (a pooled one would be handed to other queries). When the connection
+ * drops (a server restart), it reconnects every few seconds; meanwhile the 15 s poll still serves.
+ */
+async function listenPostgres(url: string, channel: string, onPayload: (payload: string) => void): Promise<Unlisten> {
+  let stopped = false
+  let client: pg.Client | undefined
+  let retry: NodeJS.Timeout | undefined
+
+  const scheduleRetry = () => {
+    if (stopped || retry) return
+    retry = setTimeout(() => {
+      retry = undefined
+      connect().catch(scheduleRetry)
+    }, 3000)
+    retry.unref()
+  }
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url })
+    next.on('notification', (message) => {
+      if (message.channel === channel) onPayload(message.payload ?? '')
+    })
+    const lost = () => {
+      if (client !== next) return
+      client = undefined
+      next.end().catch(() => {})
+      scheduleRetry()
+    }
+    next.on('error', lost)
+    next.on('end', lost)
+    client = next
+    try {
+      await next.connect()
+      await next.query(`LISTEN ${channel}`)
+    } catch (err) {
+      if (client === next) client = undefined
+      next.end().catch(() => {})
+      throw err
+    }
+    if (stopped) await next.end().catch(() => {})
+  }
+
+  await connect()
+  return async () => {
+    stopped = true
+    if (retry) clearTimeout(retry)
+    const current = client
+    client = undefined
+    await current?.end().catch(() => {})
   }
 }

@@ -7,7 +7,7 @@ import {
   documentosUsuario,
   empresas,
   logs,
-  notificaciones,
+  type notificaciones,
   planingTareas,
   planingTareaUsuarios,
   presupuestos,
@@ -18,6 +18,7 @@ import {
   viviendas,
 } from '../db/schema'
 import { hashPassword } from '../lib/password'
+import { createNotificaciones } from '../modules/notificaciones/notificaciones.service'
 
 /** DECISIONS R: demo accounts, all with password Demo1234. */
 export const DEMO_PASSWORD = 'Demo1234'
@@ -513,7 +514,7 @@ export async function seedDemo(db: Db, now: Date = new Date()): Promise<void> {
         },
       )
     }
-    await tx.insert(notificaciones).values(notif)
+    await createNotificaciones(tx, notif)
 
     await tx.insert(logs).values([
       {

@@ -44,6 +44,7 @@ const passwordHash = () => (cachedHash ??= hashPassword(TEST_PASSWORD))
 export interface TestApp {
   app: FastifyInstance
   db: Db
+  database: Database
   engine: Database['engine']
   mails: Mail[]
   close(): Promise<void>
@@ -66,6 +67,7 @@ export async function buildTestApp(options: Partial<AppOptions> & { clock?: Cloc
   const mails: Mail[] = []
   const app = await buildApp({
     db: database.db,
+    listen: database.listen,
     jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
     mailer: { send: async (m) => void mails.push(m) },
     loginLimits: { perEmail: 5, perIp: 1000, windowMs: 15 * 60_000 },
@@ -75,6 +77,7 @@ export async function buildTestApp(options: Partial<AppOptions> & { clock?: Cloc
   return {
     app,
     db: database.db,
+    database,
     engine: database.engine,
     mails,
     async close() {

@@ -8,7 +8,8 @@ import { useToast } from '../../components/toasts'
 import { api } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
 import { formatDateTime } from '../../lib/format'
-import { NOTIFICACION_EVENT } from '../../lib/session'
+import { followNotificationStream } from '../../lib/notification-stream'
+import { NOTIFICACION_EVENT, session } from '../../lib/session'
 
 const icons = { info: 'bi-info-circle', warning: 'bi-exclamation-triangle', danger: 'bi-x-octagon', success: 'bi-check-circle' }
 
@@ -24,6 +25,7 @@ interface Props {
 /**
  * SPEC §2.2, §4: the bell with a count badge and a 350 px panel. Polls every 15 s and at once on
  * 'nueva-notificacion'; each notification can be dismissed (DELETE /api/notificaciones/{id}).
+ * DECISIONS D9: while the page is open, the server's notification stream announces new ones at once.
  */
 export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
   const queryClient = useQueryClient()
@@ -43,6 +45,17 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
     window.addEventListener(NOTIFICACION_EVENT, onNueva)
     return () => window.removeEventListener(NOTIFICACION_EVENT, onNueva)
   }, [refetch])
+
+  useEffect(() => {
+    if (trabajadorId === undefined) return
+    const controller = new AbortController()
+    void followNotificationStream({
+      token: session.token,
+      onNotificacion: () => window.dispatchEvent(new Event(NOTIFICACION_EVENT)),
+      signal: controller.signal,
+    })
+    return () => controller.abort()
+  }, [trabajadorId])
 
   const dismiss = useMutation({
     mutationFn: (id: number) => api.delete(`/notificaciones/${id}`),

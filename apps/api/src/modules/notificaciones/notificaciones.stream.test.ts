@@ -1,0 +1,174 @@
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../../app'
+import type { notificaciones } from '../../db/schema'
+import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { createNotificaciones } from './notificaciones.service'
+
+/** DECISIONS D9: new notifications pushed at once over Server-Sent Events, through LISTEN/NOTIFY. */
+
+let t: TestApp
+let base: string
+beforeAll(async () => {
+  t = await buildTestApp()
+  await t.app.listen({ port: 0, host: '127.0.0.1' })
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  await t.close()
+})
+
+const nueva = (trabajadorId: number, titulo = 'Nueva tarea asignada'): typeof notificaciones.$inferInsert => ({
+  titulo,
+  descripcion: 'Tienes una tarea nueva.',
+  tipo: 'TAREA',
+  trabajadorId,
+  fechaNotificacion: new Date(),
+})
+
+interface SseEvent {
+  event: string
+  data: string
+}
+
+/** An open stream: its response, and the events read from it one by one. */
+async function openStream(url: string, worker: TestWorker) {
+  const controller = new AbortController()
+  const res = await fetch(`${url}/api/notificaciones/stream`, {
+    headers: { authorization: `Bearer ${worker.token}` },
+    signal: controller.signal,
+  })
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  let done = false
+  /** The next event (comments and the retry line skipped), or null when the stream ends. */
+  async function next(timeoutMs = 5000): Promise<SseEvent | null> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const cut = buffer.indexOf('\n\n')
+      if (cut >= 0) {
+        const block = buffer.slice(0, cut)
+        buffer = buffer.slice(cut + 2)
+        const lines = block.split('\n')
+        const event = lines.find((l) => l.startsWith('event: '))?.slice(7)
+        const data = lines.find((l) => l.startsWith('data: '))?.slice(6)
+        if (event && data !== undefined) return { event, data }
+        continue
+      }
+      if (done) return null
+      const left = deadline - Date.now()
+      if (left <= 0) throw new Error('no event in time')
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no event in time')), left)),
+      ])
+      if (chunk.done) done = true
+      else buffer += decoder.decode(chunk.value, { stream: true })
+    }
+  }
+  return { res, next, close: () => controller.abort() }
+}
+
+/** Waits until the hub counts `n` open streams (a stream subscribes before its headers are sent). */
+async function streamsOpen(app: TestApp['app'], n: number) {
+  for (let i = 0; i < 100 && app.deps.notificationHub.size !== n; i++) await new Promise((r) => setTimeout(r, 20))
+  expect(app.deps.notificationHub.size).toBe(n)
+}
+
+describe('GET /api/notificaciones/stream', () => {
+  it('refuses a call without a valid token with 401, like any call', async () => {
+    const res = await t.as(null, { method: 'GET', url: '/api/notificaciones/stream' })
+    expect(res.statusCode).toBe(401)
+    expect(res.json().code).toBe('UNAUTHENTICATED')
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/api/notificaciones/stream',
+      headers: { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIiwidHYiOjB9.' },
+    })
+    expect(forged.statusCode).toBe(401)
+  })
+
+  it('pushes the id of each notification committed for this worker, and nothing of others or of rollbacks', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    const other = await t.worker('EMPLEADO', [])
+    const stream = await openStream(base, w)
+    try {
+      expect(stream.res.status).toBe(200)
+      expect(stream.res.headers.get('content-type')).toContain('text/event-stream')
+      expect(stream.res.headers.get('cache-control')).toBe('no-store')
+      expect(stream.res.headers.get('x-content-type-options')).toBe('nosniff')
+
+      await createNotificaciones(t.db, [nueva(other.id)])
+      await expect(
+        t.db.transaction(async (tx) => {
+          await createNotificaciones(tx, [nueva(w.id, 'Deshecha')])
+          throw new Error('rollback')
+        }),
+      ).rejects.toThrow('rollback')
+      const [mine] = await t.db.transaction((tx) => createNotificaciones(tx, [nueva(w.id)]))
+
+      const event = await stream.next()
+      expect(event).toEqual({ event: 'notificacion', data: JSON.stringify({ id: mine?.id }) })
+      const [second] = await createNotificaciones(t.db, [nueva(w.id, 'Otra')])
+      expect(await stream.next()).toEqual({ event: 'notificacion', data: JSON.stringify({ id: second?.id }) })
+    } finally {
+      stream.close()
+    }
+  })
+
+  it('reaches every open stream of the worker, and forgets a stream the browser closed', async () => {
+    const w = await t.worker('ADMIN', [])
+    await streamsOpen(t.app, 0)
+    const a = await openStream(base, w)
+    const b = await openStream(base, w)
+    await streamsOpen(t.app, 2)
+    const [row] = await createNotificaciones(t.db, [nueva(w.id)])
+    const expected = { event: 'notificacion', data: JSON.stringify({ id: row?.id }) }
+    expect(await a.next()).toEqual(expected)
+    expect(await b.next()).toEqual(expected)
+    a.close()
+    b.close()
+    await streamsOpen(t.app, 0)
+  })
+
+  it('hears what another API process on the same database committed (LISTEN/NOTIFY)', async () => {
+    const other = await buildApp({ db: t.db, listen: t.database.listen, jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion' })
+    await other.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      const w = await t.worker('SUPERADMIN', [])
+      const stream = await openStream(`http://127.0.0.1:${(other.server.address() as AddressInfo).port}`, w)
+      await streamsOpen(other, 1)
+      // Written through the first app's connection, heard by the second app's LISTEN.
+      const [row] = await createNotificaciones(t.db, [nueva(w.id)])
+      expect(await stream.next()).toEqual({ event: 'notificacion', data: JSON.stringify({ id: row?.id }) })
+      stream.close()
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('ends open streams when the server shuts down, so closing never hangs', async () => {
+    const other = await buildApp({ db: t.db, listen: t.database.listen, jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion' })
+    await other.listen({ port: 0, host: '127.0.0.1' })
+    const w = await t.worker('EMPLEADO', [])
+    const stream = await openStream(`http://127.0.0.1:${(other.server.address() as AddressInfo).port}`, w)
+    await streamsOpen(other, 1)
+    const started = Date.now()
+    await other.close()
+    expect(Date.now() - started).toBeLessThan(3000)
+    expect(await stream.next()).toBeNull()
+    expect(other.deps.notificationHub.size).toBe(0)
+  })
+
+  it('ends the stream when the token expires', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    const shortLived = {
+      ...w,
+      token: t.app.jwt.sign({ sub: String(w.id), tv: (t.app.jwt.decode(w.token) as { tv: number }).tv }, { expiresIn: 1 }),
+    }
+    const stream = await openStream(base, shortLived)
+    expect(stream.res.status).toBe(200)
+    expect(await stream.next(4000)).toBeNull()
+  })
+})
