@@ -9,7 +9,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { Db, Listen } from './db/client'
-import { AttemptLimiter } from './lib/attempt-limiter'
+import { LoginAttempts, type LoginLimits } from './lib/attempt-limiter'
 import { type Clock, systemClock } from './lib/clock'
 import { logMailer, type Mailer } from './lib/mailer'
 import { NotificationHub } from './lib/notification-hub'
@@ -37,7 +37,7 @@ export interface AppOptions {
   /** Built web app to serve with SPA fallback; omitted in API tests. */
   webDist?: string
   /** DECISIONS S3: failed logins allowed per e-mail / per address in the window. */
-  loginLimits?: { perEmail: number; perIp: number; windowMs: number }
+  loginLimits?: LoginLimits
   mailer?: Mailer
   /** Public URL used in password reset links. */
   publicUrl?: string
@@ -50,8 +50,7 @@ export interface AppDeps {
   db: Db
   clock: Clock
   tokenTtl: string
-  emailLimiter: AttemptLimiter
-  ipLimiter: AttemptLimiter
+  loginAttempts: LoginAttempts
   mailer: Mailer
   publicUrl: string
   notificationHub: NotificationHub
@@ -79,8 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: options.db,
     clock: options.clock ?? systemClock,
     tokenTtl: options.tokenTtl ?? '8h',
-    emailLimiter: new AttemptLimiter(limits.perEmail, limits.windowMs),
-    ipLimiter: new AttemptLimiter(limits.perIp, limits.windowMs),
+    loginAttempts: new LoginAttempts(options.db, options.clock ?? systemClock, limits),
     mailer: options.mailer ?? logMailer(app.log),
     publicUrl: options.publicUrl ?? 'http://127.0.0.1:3000',
     notificationHub: new NotificationHub(options.listen),

@@ -333,3 +333,18 @@ export const passwordResets = pgTable(
   },
   (t) => [uniqueIndex('password_resets_token_unique').on(t.tokenHash)],
 )
+
+/**
+ * DECISIONS S3: failed logins, one row per failure and key ('email:…' or 'ip:…'), kept only for the
+ * limiter's window. In the database rather than in memory, so every API process sharing it counts the
+ * same failures (DECISIONS R, scale-out).
+ */
+export const intentosLogin = pgTable(
+  'intentos_login',
+  {
+    id: serial().primaryKey(),
+    clave: text().notNull(),
+    fecha: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index('intentos_login_clave_fecha_idx').on(t.clave, t.fecha), index('intentos_login_fecha_idx').on(t.fecha)],
+)

@@ -1,36 +1,72 @@
+import { and, count, eq, inArray, lte, sql } from 'drizzle-orm'
+import type { Db } from '../db/client'
+import { intentosLogin } from '../db/schema'
+import type { Clock } from './clock'
+
+export interface LoginLimits {
+  /** Failures allowed per e-mail in the window. */
+  perEmail: number
+  /** Failures allowed per client address in the window. */
+  perIp: number
+  windowMs: number
+}
+
 /**
- * DECISIONS S3: counts failed logins per key (e-mail, address) in a sliding window. A success clears
- * the e-mail's count. In memory: with several API processes each keeps its own count, which still
- * bounds guessing to (processes × max) per window.
+ * DECISIONS S3: failed logins counted per e-mail and per client address in a sliding window; a success
+ * clears the e-mail's count. The failures live in the database (`intentos_login`), so every API process
+ * on one PostgreSQL sees the same counts and a restart forgets nothing; rows older than the window are
+ * pruned on each failure.
  */
-export class AttemptLimiter {
-  private readonly failures = new Map<string, number[]>()
+export class LoginAttempts {
   constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly limits: LoginLimits,
   ) {}
 
-  private recent(key: string): number[] {
-    const since = this.now() - this.windowMs
-    const list = (this.failures.get(key) ?? []).filter((t) => t > since)
-    if (list.length) this.failures.set(key, list)
-    else this.failures.delete(key)
-    return list
+  private keys(email: string, ip: string) {
+    return { email: `email:${email.toLowerCase()}`, ip: `ip:${ip}` }
   }
 
-  isBlocked(key: string): boolean {
-    return this.recent(key).length >= this.max
+  private since(): Date {
+    return new Date(this.clock.now().getTime() - this.limits.windowMs)
   }
 
-  fail(key: string): void {
-    const list = this.recent(key)
-    list.push(this.now())
-    this.failures.set(key, list)
-    if (this.failures.size > 100_000) this.failures.delete(this.failures.keys().next().value as string)
+  async isBlocked(email: string, ip: string): Promise<boolean> {
+    const keys = this.keys(email, ip)
+    const [row] = await this.db
+      .select({
+        email: sql<number>`count(*) filter (where ${intentosLogin.clave} = ${keys.email})`.mapWith(Number),
+        ip: sql<number>`count(*) filter (where ${intentosLogin.clave} = ${keys.ip})`.mapWith(Number),
+      })
+      .from(intentosLogin)
+      .where(and(inArray(intentosLogin.clave, [keys.email, keys.ip]), sql`${intentosLogin.fecha} > ${this.since()}`))
+    return (row?.email ?? 0) >= this.limits.perEmail || (row?.ip ?? 0) >= this.limits.perIp
   }
 
-  reset(key: string): void {
-    this.failures.delete(key)
+  async fail(email: string, ip: string): Promise<void> {
+    const keys = this.keys(email, ip)
+    const fecha = this.clock.now()
+    await this.db.transaction(async (tx) => {
+      await tx.delete(intentosLogin).where(lte(intentosLogin.fecha, this.since()))
+      await tx.insert(intentosLogin).values([
+        { clave: keys.email, fecha },
+        { clave: keys.ip, fecha },
+      ])
+    })
+  }
+
+  /** After a successful login: the e-mail starts afresh (the address keeps its count). */
+  async reset(email: string): Promise<void> {
+    await this.db.delete(intentosLogin).where(eq(intentosLogin.clave, this.keys(email, '').email))
+  }
+
+  /** Failures currently counted for a key (tests and diagnostics). */
+  async failures(email: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(intentosLogin)
+      .where(and(eq(intentosLogin.clave, this.keys(email, '').email), sql`${intentosLogin.fecha} > ${this.since()}`))
+    return row?.n ?? 0
   }
 }

@@ -19,13 +19,11 @@ async function findByEmail(deps: AppDeps, email: string) {
  * inactive worker); failures are counted per e-mail and per address and logged.
  */
 export async function login(deps: AppDeps, input: LoginInput, ip: string): Promise<{ worker: Trabajador; tokenVersion: number }> {
-  const emailKey = input.email.toLowerCase()
-  if (deps.emailLimiter.isBlocked(emailKey) || deps.ipLimiter.isBlocked(ip)) throw new AppError('RATE_LIMITED')
+  if (await deps.loginAttempts.isBlocked(input.email, ip)) throw new AppError('RATE_LIMITED')
   const row = await findByEmail(deps, input.email)
   const ok = await verifyPassword(input.password, row?.passwordHash ?? (await dummyPasswordHash()))
   if (!row || !ok || !row.activo) {
-    deps.emailLimiter.fail(emailKey)
-    deps.ipLimiter.fail(ip)
+    await deps.loginAttempts.fail(input.email, ip)
     await writeLog(deps.db, row ? { id: row.id, email: row.email } : null, {
       accion: 'Inicio de sesión fallido',
       url: '/',
@@ -34,7 +32,7 @@ export async function login(deps: AppDeps, input: LoginInput, ip: string): Promi
     })
     throw new AppError('UNAUTHENTICATED', LOGIN_FAILED_MESSAGE)
   }
-  deps.emailLimiter.reset(emailKey)
+  await deps.loginAttempts.reset(input.email)
   await writeLog(
     deps.db,
     { id: row.id, email: row.email },

@@ -1,7 +1,8 @@
 import { LOGIN_FAILED_MESSAGE } from '@vb/shared'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { logs, trabajadores } from '../../db/schema'
+import { buildApp } from '../../app'
+import { intentosLogin, logs, trabajadores } from '../../db/schema'
 import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../test/build-test-app'
 import { makeEmpresa } from '../../test/factories'
 
@@ -79,6 +80,62 @@ describe('POST /api/auth/trabajadores/login', () => {
     const blocked = await login(w.email, TEST_PASSWORD, '10.1.0.99')
     expect(blocked.statusCode).toBe(429)
     expect(blocked.json().code).toBe('RATE_LIMITED')
+  })
+})
+
+describe('the login limiter keeps its counts in the database (DECISIONS S3, R scale-out)', () => {
+  const limits = { perEmail: 3, perIp: 1000, windowMs: 60_000 }
+  const at = { now: new Date('2026-11-21T10:00:00Z') }
+  /** Another API process on the same database, with its own clock. */
+  const otherProcess = () =>
+    buildApp({ db: t.db, listen: t.database.listen, jwtSecret: 'otra-clave', clock: { now: () => at.now }, loginLimits: limits })
+  const loginOn = (app: Awaited<ReturnType<typeof otherProcess>>, email: string, password: string, ip = '10.5.0.1') =>
+    app.inject({ method: 'POST', url: '/api/auth/trabajadores/login', payload: { email, password }, remoteAddress: ip })
+
+  it('counts the failures of every process together, and forgets them once the window has passed', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    const a = await otherProcess()
+    const b = await otherProcess()
+    try {
+      expect((await loginOn(a, w.email, 'Mala12345')).statusCode).toBe(401)
+      expect((await loginOn(b, w.email, 'Mala12345')).statusCode).toBe(401)
+      expect((await loginOn(a, w.email.toUpperCase(), 'Mala12345')).statusCode).toBe(401)
+      // Three failures across two processes: both refuse, even the right password.
+      expect((await loginOn(b, w.email, TEST_PASSWORD)).statusCode).toBe(429)
+      expect((await loginOn(a, w.email, TEST_PASSWORD)).statusCode).toBe(429)
+      // A restarted process reads the same counts.
+      await a.close()
+      const restarted = await otherProcess()
+      expect((await loginOn(restarted, w.email, TEST_PASSWORD)).statusCode).toBe(429)
+      await restarted.close()
+
+      at.now = new Date(at.now.getTime() + limits.windowMs + 1000)
+      expect((await loginOn(b, w.email, TEST_PASSWORD)).statusCode).toBe(200)
+    } finally {
+      await a.close()
+      await b.close()
+    }
+  })
+
+  it('clears the e-mail count on success and prunes failures older than the window', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    const app = await otherProcess()
+    try {
+      expect((await loginOn(app, w.email, 'Mala12345')).statusCode).toBe(401)
+      expect((await loginOn(app, w.email, 'Mala12345')).statusCode).toBe(401)
+      expect(await app.deps.loginAttempts.failures(w.email)).toBe(2)
+      expect((await loginOn(app, w.email, TEST_PASSWORD)).statusCode).toBe(200)
+      expect(await app.deps.loginAttempts.failures(w.email)).toBe(0)
+
+      expect((await loginOn(app, 'nadie-viejo@prueba.es', 'Mala12345')).statusCode).toBe(401)
+      at.now = new Date(at.now.getTime() + limits.windowMs + 1000)
+      expect((await loginOn(app, 'nadie-nuevo@prueba.es', 'Mala12345')).statusCode).toBe(401)
+      const claves = (await t.db.select({ clave: intentosLogin.clave }).from(intentosLogin)).map((r) => r.clave)
+      expect(claves).not.toContain('email:nadie-viejo@prueba.es')
+      expect(claves).toContain('email:nadie-nuevo@prueba.es')
+    } finally {
+      await app.close()
+    }
   })
 })
 
