@@ -1,13 +1,27 @@
-import type { Listen, Unlisten } from '../db/client'
+import { sql } from 'drizzle-orm'
+import type { DbOrTx, Listen, Unlisten } from '../db/client'
 
-/** The PostgreSQL channel on which every new notification is announced as `trabajadorId:notificacionId`. */
+/**
+ * The PostgreSQL channel of the workers' streams. Payloads: `trabajadorId:notificacionId` for a new
+ * notification, `trabajadorId:sesion` when the worker's tokens were revoked (password changed or reset).
+ */
 export const NOTIFICACIONES_CHANNEL = 'notificaciones'
+const SESION = 'sesion'
+
+/**
+ * Announces, in the caller's transaction (so only on commit), a new notification for a worker or the end
+ * of the worker's sessions.
+ */
+export async function announce(db: DbOrTx, trabajadorId: number, what: { notificacionId: number } | 'sesion') {
+  const payload = `${trabajadorId}:${what === SESION ? SESION : what.notificacionId}`
+  await db.execute(sql`select pg_notify(${NOTIFICACIONES_CHANNEL}, ${payload})`)
+}
 
 export interface StreamSubscriber {
   /** A notification for this worker was committed (by this or any other API process). */
   onNotificacion(id: number): void
-  /** The server is shutting down: end the stream. */
-  onShutdown(): void
+  /** The worker's tokens were revoked, or the server is shutting down: end the stream. */
+  onEnd(): void
 }
 
 /**
@@ -54,7 +68,7 @@ export class NotificationHub {
   /** Ends every open stream and the LISTEN: called before the server closes. */
   async stop(): Promise<void> {
     this.stopped = true
-    for (const set of this.subscribers.values()) for (const subscriber of [...set]) subscriber.onShutdown()
+    for (const set of this.subscribers.values()) for (const subscriber of [...set]) subscriber.onEnd()
     this.subscribers.clear()
     const listening = this.listening
     this.listening = undefined
@@ -62,8 +76,14 @@ export class NotificationHub {
   }
 
   private dispatch(payload: string) {
-    const [trabajador, notificacion] = payload.split(':').map(Number)
-    if (!Number.isInteger(trabajador) || !Number.isInteger(notificacion)) return
-    for (const subscriber of this.subscribers.get(trabajador as number) ?? []) subscriber.onNotificacion(notificacion as number)
+    const [head, what] = payload.split(':')
+    const subscribers = this.subscribers.get(Number(head))
+    if (!subscribers) return
+    if (what === SESION) {
+      for (const subscriber of [...subscribers]) subscriber.onEnd()
+      return
+    }
+    const id = Number(what)
+    if (Number.isInteger(id)) for (const subscriber of subscribers) subscriber.onNotificacion(id)
   }
 }

@@ -4,6 +4,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../app'
 import { passwordResets, trabajadores } from '../../db/schema'
 import { writeLog } from '../../lib/activity-log'
+import { announce } from '../../lib/notification-hub'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/password'
 import { presentTrabajador } from '../trabajadores/trabajadores.presenter'
 
@@ -88,6 +89,8 @@ export async function resetPassword(deps: AppDeps, token: string, passwordNueva:
       .where(eq(trabajadores.id, reset.trabajadorId))
       .returning()
     if (row) {
+      // Open notification streams of the worker end with its old tokens (DECISIONS S2).
+      await announce(tx, row.id, 'sesion')
       await writeLog(
         tx,
         { id: row.id, email: row.email },

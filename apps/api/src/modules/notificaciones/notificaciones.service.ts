@@ -1,10 +1,10 @@
 import { AppError, type Notificacion, notificacionTipos } from '@vb/shared'
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import { and, count, desc, eq } from 'drizzle-orm'
 import type { AppDeps } from '../../app'
 import type { DbOrTx } from '../../db/client'
 import { notificaciones } from '../../db/schema'
 import type { Actor } from '../../lib/actor'
-import { NOTIFICACIONES_CHANNEL } from '../../lib/notification-hub'
+import { announce } from '../../lib/notification-hub'
 
 type Row = typeof notificaciones.$inferSelect
 
@@ -27,9 +27,7 @@ export function toNotificacion(row: Row): Notificacion {
 export async function createNotificaciones(db: DbOrTx, values: Array<typeof notificaciones.$inferInsert>): Promise<Row[]> {
   if (!values.length) return []
   const rows = await db.insert(notificaciones).values(values).returning()
-  for (const row of rows) {
-    await db.execute(sql`select pg_notify(${NOTIFICACIONES_CHANNEL}, ${`${row.trabajadorId}:${row.id}`})`)
-  }
+  for (const row of rows) await announce(db, row.trabajadorId, { notificacionId: row.id })
   return rows
 }
 

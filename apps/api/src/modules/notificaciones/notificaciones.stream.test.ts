@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../app'
 import type { notificaciones } from '../../db/schema'
-import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { buildTestApp, TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
 import { createNotificaciones } from './notificaciones.service'
 
 /** DECISIONS D9: new notifications pushed at once over Server-Sent Events, through LISTEN/NOTIFY. */
@@ -159,6 +159,31 @@ describe('GET /api/notificaciones/stream', () => {
     expect(Date.now() - started).toBeLessThan(3000)
     expect(await stream.next()).toBeNull()
     expect(other.deps.notificationHub.size).toBe(0)
+  })
+
+  it("ends the worker's streams when its password changes; the old token cannot reopen one, the new can", async () => {
+    const w = await t.worker('ADMIN', [])
+    const bystander = await t.worker('ADMIN', [])
+    const stream = await openStream(base, w)
+    const other = await openStream(base, bystander)
+    await streamsOpen(t.app, 2)
+    const changed = await t.as(w, {
+      method: 'PATCH',
+      url: `/api/trabajadores/${w.id}/cambiar-password`,
+      payload: { passwordActual: TEST_PASSWORD, passwordNueva: 'NuevaClave1' },
+    })
+    expect(changed.statusCode).toBe(200)
+    expect(await stream.next()).toBeNull()
+    // Another worker's stream is untouched and still hears its notifications.
+    const [row] = await createNotificaciones(t.db, [nueva(bystander.id)])
+    expect(await other.next()).toEqual({ event: 'notificacion', data: JSON.stringify({ id: row?.id }) })
+    other.close()
+
+    const stale = await fetch(`${base}/api/notificaciones/stream`, { headers: { authorization: `Bearer ${w.token}` } })
+    expect(stale.status).toBe(401)
+    const fresh = await openStream(base, { ...w, token: changed.json().token })
+    expect(fresh.res.status).toBe(200)
+    fresh.close()
   })
 
   it('ends the stream when the token expires', async () => {

@@ -13,7 +13,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1
  * DECISIONS D9: `GET /api/notificaciones/stream`, Server-Sent Events for the logged-in worker. The bearer
  * header authenticates it like any call (tokens stay out of URLs), so the browser reads it with `fetch`.
  * An event carries only the new notification's id: the bell then re-reads its list through the normal,
- * authorised call. The stream ends when the token expires or the server shuts down.
+ * authorised call. The stream ends when the token expires, when the worker's tokens are revoked (a
+ * password change or reset; the browser reconnects with its new token, or stops on 401), and at shutdown.
  */
 export async function openNotificationStream(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
   const actor = actorOf(request)
@@ -31,7 +32,7 @@ export async function openNotificationStream(deps: AppDeps, request: FastifyRequ
 
   unsubscribe = await deps.notificationHub.subscribe(actor.id, {
     onNotificacion: (id) => res.write(`event: notificacion\ndata: ${JSON.stringify({ id })}\n\n`),
-    onShutdown: end,
+    onEnd: end,
   })
   reply.hijack()
   // Helmet's headers are already on the raw response; the API's no-store must be set here, past onSend.

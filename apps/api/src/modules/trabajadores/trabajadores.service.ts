@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app'
 import { trabajadores } from '../../db/schema'
 import { writeLog } from '../../lib/activity-log'
 import type { Actor } from '../../lib/actor'
+import { announce } from '../../lib/notification-hub'
 import { hashPassword, verifyPassword } from '../../lib/password'
 import { presentTrabajador } from './trabajadores.presenter'
 
@@ -45,6 +46,8 @@ export async function cambiarPassword(
       .where(eq(trabajadores.id, id))
       .returning()
     if (!updated) throw new AppError('NOT_FOUND', passwordMessages.sinUsuario)
+    // Open notification streams of the worker end with its old tokens (DECISIONS S2).
+    await announce(tx, updated.id, 'sesion')
     await writeLog(tx, actor, {
       accion: row.passwordTemporal ? 'Cambio de contraseña temporal' : 'Cambio de contraseña',
       url: row.passwordTemporal ? '/cambiar-password' : '/cambiar-password-con-actual',
