@@ -13,18 +13,16 @@
  * (default postgres://postgres@127.0.0.1:5432/postgres); a fresh `bench_<time>` database is created on it
  * and dropped at the end. PGlite: a temporary data directory under ./bench-data, removed at the end.
  */
-import { rmSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { Worker } from 'node:worker_threads'
 import { type SQL, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import pg from 'pg'
 import { buildApp } from '../src/app'
-import { type Database, type Db, openPglite, openPostgres } from '../src/db/client'
+import type { Db } from '../src/db/client'
 import { trabajadorEmpresas, trabajadores } from '../src/db/schema'
 import { hashPassword } from '../src/lib/password'
+import { type Engine, type Opened, openBenchDatabase } from './engines'
 
 const { values: args } = parseArgs({
   options: {
@@ -52,9 +50,7 @@ const HOMES = Number(args.homes)
 const COMPANIES = 3
 const TARGET_P95_MS = 50
 const PASSWORD = 'Demo1234'
-const ROOT = path.resolve(import.meta.dirname, '../../..')
 
-type Engine = 'pglite' | 'pg'
 type Role = 'SUPERADMIN' | 'ADMIN'
 
 interface Scenario {
@@ -161,54 +157,7 @@ async function seed(db: Db): Promise<{ superadmin: string; admin: string }> {
 
 // ---------------------------------------------------------------- engines
 
-interface Opened {
-  database: Database
-  describe: string
-  cleanup(): Promise<void>
-}
-
-async function openEngine(engine: Engine): Promise<Opened> {
-  if (engine === 'pglite') {
-    const dir = path.join(ROOT, 'bench-data', `pglite-${Date.now()}`)
-    const database = await openPglite(dir)
-    return {
-      database,
-      describe: `PGlite (embedded, in-process) in ${path.relative(ROOT, dir)}`,
-      async cleanup() {
-        await database.close()
-        if (args.keep) console.log(`Kept the PGlite data directory ${dir}`)
-        else rmSync(dir, { recursive: true, force: true })
-      },
-    }
-  }
-  const adminUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
-  const name = `bench_${Date.now()}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  const target = new URL(adminUrl)
-  target.pathname = `/${name}`
-  const database = await openPostgres(target.toString())
-  // An idle pooled connection that the server closes must not crash the run without a word.
-  ;(database.db as unknown as { $client: pg.Pool }).$client.on('error', (err) => console.error(`PostgreSQL pool: ${err.message}`))
-  const [{ server_version: version } = {}] = await rowsOf(database.db, sql`show server_version`)
-  return {
-    database,
-    describe: `PostgreSQL ${version} at ${target.host}, database ${name} (pool of 10)`,
-    async cleanup() {
-      await database.close()
-      if (args.keep) {
-        console.log(`Kept the database: psql ${target}`)
-        return
-      }
-      const drop = new pg.Client({ connectionString: adminUrl })
-      await drop.connect()
-      await drop.query(`drop database if exists ${name} with (force)`)
-      await drop.end()
-    },
-  }
-}
+const openEngine = (engine: Engine): Promise<Opened> => openBenchDatabase(engine, { keep: Boolean(args.keep), pool: 10 })
 
 // ---------------------------------------------------------------- SQL capture for EXPLAIN
 

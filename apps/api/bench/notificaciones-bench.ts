@@ -1,0 +1,183 @@
+/**
+ * `npm run bench:notificaciones` (DECISIONS D9): how fast a committed notification reaches the browser's
+ * open stream when many workers are connected.
+ *
+ * For each engine: a fresh migrated database; W workers; the real app (buildApp) listening on a local
+ * port; S streams open on `GET /api/notificaciones/stream` (S / W per worker, as a worker with several
+ * tabs or devices); then N rounds, one at a time: a notification for a random worker is created with
+ * `createNotificaciones` in its own transaction, and the time is taken from just before that call until
+ * every stream of that worker has received the event (insert + commit + NOTIFY + LISTEN + fan-out + HTTP).
+ * Client and server share this process, so the figures include both sides' work on this machine.
+ *
+ *   npm run bench:notificaciones -- --engine pglite|pg|both --workers 250 --streams 1000 --rounds 300
+ */
+import type { AddressInfo } from 'node:net'
+import { parseArgs } from 'node:util'
+import { buildApp } from '../src/app'
+import { trabajadores } from '../src/db/schema'
+import { createNotificaciones } from '../src/modules/notificaciones/notificaciones.service'
+import { type Engine, openBenchDatabase } from './engines'
+
+const { values: args } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'both' },
+    workers: { type: 'string', default: '250' },
+    streams: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '300' },
+  },
+})
+if (!['pglite', 'pg', 'both'].includes(args.engine)) {
+  console.error('--engine must be pglite, pg or both')
+  process.exit(2)
+}
+const ENGINES = (args.engine === 'both' ? ['pglite', 'pg'] : [args.engine]) as Engine[]
+const WORKERS = Number(args.workers)
+const STREAMS = Number(args.streams)
+const ROUNDS = Number(args.rounds)
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
+const ms = (v: number) => v.toFixed(1)
+
+interface Result {
+  engine: Engine
+  describe: string
+  openSeconds: number
+  latencies: number[]
+  rssMb: number
+}
+
+async function benchEngine(engine: Engine): Promise<Result> {
+  const opened = await openBenchDatabase(engine, { keep: false, pool: 10 })
+  const { db, listen } = opened.database
+  const controller = new AbortController()
+  const app = await buildApp({ db, listen, jwtSecret: 'bench-secret-not-for-production', logger: false })
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+
+    const rows = await db
+      .insert(trabajadores)
+      .values(
+        Array.from({ length: WORKERS }, (_, i) => ({
+          nombre: 'Bench',
+          apellidos: `Trabajador ${i}`,
+          email: `bench${i}@bench.es`,
+          nif: '12345678Z',
+          rol: 'EMPLEADO' as const,
+          activo: true,
+          passwordHash: 'x',
+          passwordTemporal: false,
+        })),
+      )
+      .returning({ id: trabajadores.id, tokenVersion: trabajadores.tokenVersion })
+    const tokens = new Map(rows.map((r) => [r.id, app.jwt.sign({ sub: String(r.id), tv: r.tokenVersion })]))
+
+    // Each stream resolves the waiter of the id it receives.
+    const pending = new Map<number, { left: number; done: () => void }>()
+    const streamsOf = new Map<number, number>()
+    const t0 = performance.now()
+    const opening: Promise<void>[] = []
+    for (let i = 0; i < STREAMS; i++) {
+      const worker = rows[i % rows.length]
+      if (!worker) break
+      streamsOf.set(worker.id, (streamsOf.get(worker.id) ?? 0) + 1)
+      opening.push(
+        (async () => {
+          const res = await fetch(`${base}/api/notificaciones/stream`, {
+            headers: { authorization: `Bearer ${tokens.get(worker.id)}` },
+            signal: controller.signal,
+          })
+          if (res.status !== 200 || !res.body) throw new Error(`stream answered ${res.status}`)
+          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
+          void (async () => {
+            let buffer = ''
+            for (;;) {
+              const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }))
+              if (done) return
+              buffer += value
+              let cut = buffer.indexOf('\n\n')
+              while (cut >= 0) {
+                const match = /data: \{"id":(\d+)\}/.exec(buffer.slice(0, cut))
+                buffer = buffer.slice(cut + 2)
+                const wait = match ? pending.get(Number(match[1])) : undefined
+                if (wait && --wait.left === 0) wait.done()
+                cut = buffer.indexOf('\n\n')
+              }
+            }
+          })()
+        })(),
+      )
+    }
+    await Promise.all(opening)
+    for (let i = 0; i < 200 && app.deps.notificationHub.size < STREAMS; i++) await new Promise((r) => setTimeout(r, 25))
+    if (app.deps.notificationHub.size !== STREAMS) throw new Error(`only ${app.deps.notificationHub.size} streams subscribed`)
+    const openSeconds = (performance.now() - t0) / 1000
+
+    const latencies: number[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      const worker = rows[Math.floor(Math.random() * rows.length)]
+      if (!worker) continue
+      const start = performance.now()
+      let id = 0
+      const delivered = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`round ${round}: not delivered in 10 s`)), 10_000)
+        const register = (notificacionId: number) => {
+          id = notificacionId
+          pending.set(notificacionId, {
+            left: streamsOf.get(worker.id) ?? 0,
+            done: () => {
+              clearTimeout(timer)
+              resolve()
+            },
+          })
+        }
+        // The id is known only once the insert returns; an event can't be announced before its commit.
+        void db
+          .transaction((tx) => createNotificaciones(tx, [notification(worker.id)]).then(([row]) => register(row?.id ?? 0)))
+          .catch(reject)
+      })
+      await delivered
+      latencies.push(performance.now() - start)
+      pending.delete(id)
+    }
+    return {
+      engine,
+      describe: opened.describe,
+      openSeconds,
+      latencies: latencies.sort((a, b) => a - b),
+      rssMb: process.memoryUsage().rss / 1024 / 1024,
+    }
+  } finally {
+    controller.abort()
+    await app.close()
+    await opened.cleanup()
+  }
+}
+
+function notification(trabajadorId: number) {
+  return { titulo: 'Nueva tarea asignada', descripcion: 'Benchmark', tipo: 'TAREA', trabajadorId, fechaNotificacion: new Date() }
+}
+
+async function main() {
+  console.log(`${WORKERS} workers, ${STREAMS} open streams (${(STREAMS / WORKERS).toFixed(1)} per worker), ${ROUNDS} rounds`)
+  const results: Result[] = []
+  for (const engine of ENGINES) {
+    const r = await benchEngine(engine)
+    results.push(r)
+    console.log(
+      `\n${r.describe}: ${STREAMS} streams open and subscribed in ${r.openSeconds.toFixed(2)} s; process RSS ${Math.round(r.rssMb)} MB`,
+    )
+  }
+  console.log('\ncommit → event on every stream of the worker (ms)')
+  console.log('| engine | p50 | p95 | p99 | max |')
+  console.log('|---|---|---|---|---|')
+  for (const r of results) {
+    const l = r.latencies
+    console.log(`| ${r.engine} | ${ms(pct(l, 50))} | ${ms(pct(l, 95))} | ${ms(pct(l, 99))} | ${ms(l[l.length - 1] ?? 0)} |`)
+  }
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exit(1)
+})
