@@ -148,6 +148,46 @@ describe('GET /api/notificaciones/stream', () => {
     }
   })
 
+  it('forgets a browser that leaves while its stream is still being set up', async () => {
+    // The first stream of a process starts its LISTEN; hold that until the browser has gone.
+    let reached = () => {}
+    const listenCalled = new Promise<void>((resolve) => {
+      reached = resolve
+    })
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const slow = await buildApp({
+      db: t.db,
+      jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
+      listen: async (channel, onPayload) => {
+        reached()
+        await gate
+        return t.database.listen(channel, onPayload)
+      },
+    })
+    await slow.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      const w = await t.worker('EMPLEADO', [])
+      const controller = new AbortController()
+      const opening = fetch(`http://127.0.0.1:${(slow.server.address() as AddressInfo).port}/api/notificaciones/stream`, {
+        headers: { authorization: `Bearer ${w.token}` },
+        signal: controller.signal,
+      }).catch(() => null)
+      await listenCalled
+      controller.abort()
+      await opening
+      await new Promise((r) => setTimeout(r, 100))
+      release()
+      await new Promise((r) => setTimeout(r, 200))
+      expect(slow.deps.notificationHub.size).toBe(0)
+    } finally {
+      release()
+      await slow.close()
+    }
+  })
+
   it('ends open streams when the server shuts down, so closing never hangs', async () => {
     const other = await buildApp({ db: t.db, listen: t.database.listen, jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion' })
     await other.listen({ port: 0, host: '127.0.0.1' })

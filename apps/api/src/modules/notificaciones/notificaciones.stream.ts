@@ -30,11 +30,20 @@ export async function openNotificationStream(deps: AppDeps, request: FastifyRequ
     res.end()
   }
 
-  unsubscribe = await deps.notificationHub.subscribe(actor.id, {
+  // The response's 'close' fires when the browser goes away (the request's fires as soon as it is read).
+  // Listened to before subscribing, so a browser that leaves while the LISTEN is being set up is noticed.
+  res.on('close', end)
+  const subscribed = await deps.notificationHub.subscribe(actor.id, {
     onNotificacion: (id) => res.write(`event: notificacion\ndata: ${JSON.stringify({ id })}\n\n`),
     onEnd: end,
   })
   reply.hijack()
+  if (ended) {
+    // Gone before the stream started: drop the subscription at once.
+    subscribed()
+    return
+  }
+  unsubscribe = subscribed
   // Helmet's headers are already on the raw response; the API's no-store must be set here, past onSend.
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
@@ -43,8 +52,6 @@ export async function openNotificationStream(deps: AppDeps, request: FastifyRequ
     'X-Accel-Buffering': 'no',
   })
   res.write(`retry: ${RETRY_MS}\n: conectado\n\n`)
-  // The response's 'close' fires when the browser goes away (the request's fires as soon as it is read).
-  res.on('close', end)
 
   const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS)
   timers.push(heartbeat)

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, lte, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { intentosLogin } from '../db/schema'
 import type { Clock } from './clock'
@@ -10,6 +10,10 @@ export interface LoginLimits {
   perIp: number
   windowMs: number
 }
+
+/** The `intentos_login.clave` of an e-mail (case-insensitive) and of a client address. */
+export const emailKey = (email: string) => `email:${email.toLowerCase()}`
+const ipKey = (ip: string) => `ip:${ip}`
 
 /**
  * DECISIONS S3: failed logins counted per e-mail and per client address in a sliding window; a success
@@ -24,49 +28,35 @@ export class LoginAttempts {
     private readonly limits: LoginLimits,
   ) {}
 
-  private keys(email: string, ip: string) {
-    return { email: `email:${email.toLowerCase()}`, ip: `ip:${ip}` }
-  }
-
   private since(): Date {
     return new Date(this.clock.now().getTime() - this.limits.windowMs)
   }
 
   async isBlocked(email: string, ip: string): Promise<boolean> {
-    const keys = this.keys(email, ip)
+    const keys = { email: emailKey(email), ip: ipKey(ip) }
     const [row] = await this.db
       .select({
         email: sql<number>`count(*) filter (where ${intentosLogin.clave} = ${keys.email})`.mapWith(Number),
         ip: sql<number>`count(*) filter (where ${intentosLogin.clave} = ${keys.ip})`.mapWith(Number),
       })
       .from(intentosLogin)
-      .where(and(inArray(intentosLogin.clave, [keys.email, keys.ip]), sql`${intentosLogin.fecha} > ${this.since()}`))
+      .where(and(inArray(intentosLogin.clave, [keys.email, keys.ip]), gt(intentosLogin.fecha, this.since())))
     return (row?.email ?? 0) >= this.limits.perEmail || (row?.ip ?? 0) >= this.limits.perIp
   }
 
   async fail(email: string, ip: string): Promise<void> {
-    const keys = this.keys(email, ip)
     const fecha = this.clock.now()
     await this.db.transaction(async (tx) => {
       await tx.delete(intentosLogin).where(lte(intentosLogin.fecha, this.since()))
       await tx.insert(intentosLogin).values([
-        { clave: keys.email, fecha },
-        { clave: keys.ip, fecha },
+        { clave: emailKey(email), fecha },
+        { clave: ipKey(ip), fecha },
       ])
     })
   }
 
   /** After a successful login: the e-mail starts afresh (the address keeps its count). */
   async reset(email: string): Promise<void> {
-    await this.db.delete(intentosLogin).where(eq(intentosLogin.clave, this.keys(email, '').email))
-  }
-
-  /** Failures currently counted for a key (tests and diagnostics). */
-  async failures(email: string): Promise<number> {
-    const [row] = await this.db
-      .select({ n: count() })
-      .from(intentosLogin)
-      .where(and(eq(intentosLogin.clave, this.keys(email, '').email), sql`${intentosLogin.fecha} > ${this.since()}`))
-    return row?.n ?? 0
+    await this.db.delete(intentosLogin).where(eq(intentosLogin.clave, emailKey(email)))
   }
 }
