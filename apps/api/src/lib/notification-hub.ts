@@ -5,7 +5,7 @@ import type { DbOrTx, Listen, Unlisten } from '../db/client'
  * The PostgreSQL channel of the workers' streams. Payloads: `trabajadorId:notificacionId` for a new
  * notification, `trabajadorId:sesion` when the worker's tokens were revoked (password changed or reset).
  */
-export const NOTIFICACIONES_CHANNEL = 'notificaciones'
+const NOTIFICACIONES_CHANNEL = 'notificaciones'
 const SESION = 'sesion'
 
 /**

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app'
 import { actorOf } from '../../plugins/auth'
 
 /** A comment line every 25 s keeps proxies and idle timeouts from closing a quiet stream. */
-export const HEARTBEAT_MS = 25_000
+const HEARTBEAT_MS = 25_000
 /** What the browser waits before reconnecting after the stream drops (the SSE `retry` field). */
 const RETRY_MS = 5_000
 /** setTimeout's ceiling; a token never lives that long anyway. */
