@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
@@ -9,11 +9,27 @@ export default defineConfig({
           name: 'api',
           root: 'apps/api',
           include: ['src/**/*.test.ts'],
+          // *.dist.test.ts check the built web app: the 'delivery' project runs them after the build.
+          exclude: [...configDefaults.exclude, 'src/**/*.dist.test.ts'],
           environment: 'node',
+          // One PostgreSQL per run (the embedded server, or TEST_DATABASE_URL) and a migrated template database.
+          globalSetup: ['src/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Each file has its own fresh database; two at a time suits this 2-core machine.
+          // Each file has its own copy of the template database; two at a time suits this 2-core machine.
           maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: 'delivery',
+          root: 'apps/api',
+          include: ['src/**/*.dist.test.ts'],
+          environment: 'node',
+          // The checks ask a real app for the files, so it needs the same database set-up as the API project.
+          globalSetup: ['src/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {

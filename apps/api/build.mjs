@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs'
 import { build } from 'esbuild'
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'))
-const external = Object.keys(pkg.dependencies).filter((d) => d !== '@vb/shared')
+const external = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.optionalDependencies ?? {})].filter(
+  (d) => d !== '@vb/shared',
+)
 
 await build({
   entryPoints: { server: 'src/server.ts', 'admin-create': 'src/cli/admin-create.ts' },
@@ -14,6 +16,6 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
-  external: [...external, 'zod', 'zod/*', '@electric-sql/pglite/*', 'drizzle-orm/*'],
+  external: [...external, 'zod', 'zod/*', 'drizzle-orm/*'],
   logLevel: 'warning',
 })

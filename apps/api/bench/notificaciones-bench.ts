@@ -9,14 +9,14 @@
  * every stream of that worker has received the event (insert + commit + NOTIFY + LISTEN + fan-out + HTTP).
  * Client and server share this process, so the figures include both sides' work on this machine.
  *
- *   npm run bench:notificaciones -- --engine pglite|pg|both --workers 250 --streams 1000 --rounds 300
+ *   npm run bench:notificaciones -- --engine embedded|pg|both --workers 250 --streams 1000 --rounds 300
  */
 import type { AddressInfo } from 'node:net'
 import { parseArgs } from 'node:util'
 import { buildApp } from '../src/app'
 import { trabajadores } from '../src/db/schema'
 import { createNotificaciones } from '../src/modules/notificaciones/notificaciones.service'
-import { type Engine, openBenchDatabase } from './engines'
+import { type Engine, openBenchDatabase, parseEngines } from './engines'
 
 const { values: args } = parseArgs({
   options: {
@@ -26,11 +26,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '300' },
   },
 })
-if (!['pglite', 'pg', 'both'].includes(args.engine)) {
-  console.error('--engine must be pglite, pg or both')
-  process.exit(2)
-}
-const ENGINES = (args.engine === 'both' ? ['pglite', 'pg'] : [args.engine]) as Engine[]
+const ENGINES = parseEngines(args.engine)
 const WORKERS = Number(args.workers)
 const STREAMS = Number(args.streams)
 const ROUNDS = Number(args.rounds)
@@ -50,7 +46,13 @@ async function benchEngine(engine: Engine): Promise<Result> {
   const opened = await openBenchDatabase(engine, { keep: false, pool: 10 })
   const { db, listen } = opened.database
   const controller = new AbortController()
-  const app = await buildApp({ db, listen, jwtSecret: 'bench-secret-not-for-production', logger: false })
+  const app = await buildApp({
+    db,
+    listen,
+    jwtSecret: 'bench-secret-not-for-production',
+    uploadsDir: opened.uploadsDir,
+    logger: false,
+  })
   try {
     await app.listen({ port: 0, host: '127.0.0.1' })
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`

@@ -1,35 +1,44 @@
-import { existsSync } from 'node:fs'
-import path from 'node:path'
 import helmet from '@fastify/helmet'
 import jwt from '@fastify/jwt'
-import rateLimit from '@fastify/rate-limit'
-import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { Db, Listen } from './db/client'
+import type { AppDeps } from './deps'
+import { Background } from './lib/background'
 import { type Clock, systemClock } from './lib/clock'
-import { LoginAttempts, type LoginLimits } from './lib/login-attempts'
+import { ensurePrivateDir } from './lib/data-dir'
+import { FileStore } from './lib/files'
+import { AttemptLimiter, type LoginLimits } from './lib/login-attempts'
 import { logMailer, type Mailer } from './lib/mailer'
 import { NotificationHub } from './lib/notification-hub'
 import { authRoutes } from './modules/auth/auth.routes'
-
+import { cajaUsuarioRoutes } from './modules/caja-usuario/caja-usuario.routes'
 import { contactosRoutes } from './modules/contactos/contactos.routes'
+import { documentosUsuarioRoutes } from './modules/documentos-usuario/documentos-usuario.routes'
 import { empresasRoutes } from './modules/empresas/empresas.routes'
 import { notificacionesRoutes } from './modules/notificaciones/notificaciones.routes'
 import { trabajadoresRoutes } from './modules/trabajadores/trabajadores.routes'
+import { uploadsRoutes } from './modules/uploads/uploads.routes'
 import { usuariosRoutes } from './modules/usuarios/usuarios.routes'
 import { viviendasRoutes } from './modules/viviendas/viviendas.routes'
-
 import { registerAuth } from './plugins/auth'
 import { registerErrorHandling, registerNotFound } from './plugins/errors'
+import { registerHealth } from './plugins/health'
+import { registerTextInput } from './plugins/input'
+import { registerWebDelivery } from './plugins/static-files'
 
 export interface AppOptions {
   db: Db
   /** LISTEN on the database (`Database.listen`): carries new notifications to open streams (D9). */
   listen: Listen
   jwtSecret: string
+  /**
+   * DECISIONS S5, R: the folder of uploaded files (DATA_DIR/uploads, or a folder shared by every API
+   * process). Created 0700 if missing; tests use a temporary one.
+   */
+  uploadsDir: string
   /** DECISIONS S2: token lifetime, 8 h by default. */
   tokenTtl?: string
   clock?: Clock
@@ -43,49 +52,48 @@ export interface AppOptions {
   publicUrl?: string
   /** Behind a reverse proxy: which hops to trust for the client address (login limiter, logs). */
   trustProxy?: boolean | string
-}
-
-/** Everything the route modules need from the app. */
-export interface AppDeps {
-  db: Db
-  clock: Clock
-  tokenTtl: string
-  loginAttempts: LoginAttempts
-  mailer: Mailer
-  publicUrl: string
-  notificationHub: NotificationHub
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: AppDeps
-  }
+  /** A request whose body has not arrived by then is cut (30 s; shorter in a test). */
+  requestTimeoutMs?: number
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const requestTimeout = options.requestTimeoutMs ?? 30_000
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Issue 'faults' item 6: a request whose body stalls is cut after 30 s, headers after 10 s (checked every second).
+    // (Node only enforces the request timeout when the headers timeout is not longer.)
+    requestTimeout,
+    http: { headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: 1000 },
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   registerErrorHandling(app)
 
-  const limits = options.loginLimits ?? { perEmail: 5, perIp: 20, windowMs: 15 * 60_000 }
+  const clock = options.clock ?? systemClock
   const deps: AppDeps = {
     db: options.db,
-    clock: options.clock ?? systemClock,
+    clock,
     tokenTtl: options.tokenTtl ?? '8h',
-    loginAttempts: new LoginAttempts(options.db, options.clock ?? systemClock, limits),
+    limiter: new AttemptLimiter(options.db, clock),
+    loginLimits: options.loginLimits ?? { perEmail: 5, perIp: 20, windowMs: 15 * 60_000 },
+    background: new Background(app.log),
     mailer: options.mailer ?? logMailer(app.log),
     publicUrl: options.publicUrl ?? 'http://127.0.0.1:3000',
     notificationHub: new NotificationHub(options.listen),
+    files: new FileStore(options.uploadsDir, options.jwtSecret, clock),
+    log: app.log,
   }
+  ensurePrivateDir(options.uploadsDir, 0o700, (message) => app.log.warn(message))
   app.decorate('deps', deps)
-  // Open notification streams never finish by themselves: end them first, so closing can drain the rest.
-  app.addHook('preClose', async () => deps.notificationHub.stop())
+  // Open notification streams never finish by themselves: end them first, so closing can drain the rest;
+  // e-mails already promised are sent before the process goes.
+  app.addHook('preClose', async () => {
+    await deps.notificationHub.stop()
+    await deps.background.idle()
+  })
 
   // DECISIONS S6: CSP, no-sniff, frame denial on every response.
   await app.register(helmet, {
@@ -108,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: false,
   })
-  await app.register(rateLimit, { global: false })
+  const serveSpa = await registerWebDelivery(app, options.webDist)
   await app.register(jwt, {
     secret: options.jwtSecret,
     sign: { algorithm: 'HS256', expiresIn: deps.tokenTtl },
@@ -118,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
   })
   registerAuth(app, options.db)
+  registerTextInput(app)
 
   await app.register(swagger, {
     openapi: {
@@ -129,6 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } })
   app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())
+  registerHealth(app, options.db)
 
   await app.register(
     async (api) => {
@@ -139,14 +149,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(viviendasRoutes)
       await api.register(usuariosRoutes)
       await api.register(contactosRoutes)
+      await api.register(uploadsRoutes)
+      await api.register(documentosUsuarioRoutes)
+      await api.register(cajaUsuarioRoutes)
     },
     { prefix: '/api' },
   )
 
-  const serveSpa = Boolean(options.webDist && existsSync(path.join(options.webDist, 'index.html')))
-  if (serveSpa) {
-    await app.register(fastifyStatic, { root: options.webDist as string, wildcard: false, index: ['index.html'] })
-  }
   registerNotFound(app, serveSpa)
   return app
 }

@@ -6,6 +6,8 @@ export interface Config {
   host: string
   databaseUrl?: string
   dataDir: string
+  /** DECISIONS S5, R: uploaded files (UPLOADS_DIR, default DATA_DIR/uploads; shared by every API process). */
+  uploadsDir: string
   jwtSecret?: string
   tokenTtl: string
   production: boolean
@@ -18,6 +20,8 @@ export interface Config {
   trustProxy: boolean | string
   loginLimits: { perEmail: number; perIp: number; windowMs: number }
   webDist: string
+  /** DB_POOL_SIZE: connections each API process keeps to PostgreSQL. */
+  poolSize: number
 }
 
 export function readConfig(env: NodeJS.ProcessEnv, root: string): Config {
@@ -29,6 +33,9 @@ export function readConfig(env: NodeJS.ProcessEnv, root: string): Config {
     host,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(root, env.DATA_DIR ?? 'data'),
+    uploadsDir: env.UPLOADS_DIR
+      ? path.resolve(root, env.UPLOADS_DIR)
+      : path.join(path.resolve(root, env.DATA_DIR ?? 'data'), 'uploads'),
     jwtSecret: env.JWT_SECRET || undefined,
     tokenTtl: env.JWT_TTL ?? '8h',
     production,
@@ -44,6 +51,7 @@ export function readConfig(env: NodeJS.ProcessEnv, root: string): Config {
       windowMs: Number(env.LOGIN_WINDOW_MINUTES ?? 15) * 60_000,
     },
     webDist: path.resolve(root, 'apps/web/dist'),
+    poolSize: Number(env.DB_POOL_SIZE ?? 10),
   }
 }
 

@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
 import { readConfig } from './config'
-import { type Database, DataDirLockedError, openPglite, openPostgres } from './db/client'
+import { type Database, openDatabase } from './db/client'
+import { type EmbeddedPostgres, StartError, startEmbeddedPostgres } from './db/embedded'
+import { scheduleDaily } from './lib/daily'
+import { ensurePrivateDir, ensurePrivateFile, writePrivateFile } from './lib/data-dir'
 import { smtpMailer } from './lib/mailer'
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, isEmpty, seedDemo } from './seed/demo'
+import { warmUpExtracto } from './modules/caja-usuario/caja-usuario.extracto'
+import { runDailyJobs } from './modules/daily-jobs'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoIfEmpty } from './seed/demo'
 
 /** The repository root, from src/ (tsx) or dist/ (built). */
 function repoRoot(): string {
@@ -16,85 +21,120 @@ function repoRoot(): string {
   return dir
 }
 
-/** DECISIONS S2: JWT_SECRET, or in the embedded default a random one kept in the data directory. */
-async function jwtSecretFor(config: ReturnType<typeof readConfig>): Promise<string> {
+/** Start-up notices before the logger exists (permissions tightened, an orphan reclaimed…). */
+const notice = (message: string) => console.log(message)
+
+/** DECISIONS S2: JWT_SECRET, or in the embedded default a random one kept (0600) in the data directory. */
+function jwtSecretFor(config: ReturnType<typeof readConfig>): string {
   if (config.jwtSecret) return config.jwtSecret
-  if (config.production) throw new Error('NODE_ENV=production necesita JWT_SECRET: el servidor no arranca sin él.')
-  await mkdir(config.dataDir, { recursive: true })
   const file = path.join(config.dataDir, 'jwt-secret')
-  if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 })
+  if (!existsSync(file)) writePrivateFile(file, randomBytes(48).toString('base64url'))
+  ensurePrivateFile(file, notice)
   return readFileSync(file, 'utf8').trim()
 }
 
 async function main() {
   const config = readConfig(process.env, repoRoot())
-  const jwtSecret = await jwtSecretFor(config)
-  let database: Database
-  try {
-    database = config.databaseUrl ? await openPostgres(config.databaseUrl) : await openPglite(config.dataDir)
-  } catch (err) {
-    if (err instanceof DataDirLockedError) {
-      console.error(err.message)
-      process.exit(1)
-    }
-    throw err
-  }
-  const seeded = config.seedDemo && (await isEmpty(database.db))
-  if (seeded) await seedDemo(database.db)
+  let embedded: EmbeddedPostgres | undefined
+  let database: Database | undefined
+  let app: FastifyInstance | undefined
+  let daily: { stop(): void } | undefined
 
-  const app = await buildApp({
-    db: database.db,
-    listen: database.listen,
-    jwtSecret,
-    tokenTtl: config.tokenTtl,
-    webDist: config.webDist,
-    publicUrl: config.publicUrl,
-    loginLimits: config.loginLimits,
-    trustProxy: config.trustProxy,
-    mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined,
-    logger: {
-      level: config.logLevel,
-      // No secrets in logs: tokens, passwords and cookies are redacted.
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.passwordNueva', 'body.passwordActual'],
-    },
-  })
-
-  // Graceful shutdown: stop accepting, let in-flight requests finish, then close the database.
+  // Graceful shutdown, whenever the signal comes: stop accepting, let in-flight requests finish, close the
+  // pool, then stop the embedded PostgreSQL (fast shutdown) before the process exits.
   let closing = false
   const shutdown = async (signal: string) => {
     if (closing) return
     closing = true
-    app.log.info({ signal }, 'Cerrando el servidor…')
+    console.log(`Cerrando el servidor (${signal})…`)
     const force = setTimeout(() => {
-      app.log.error('Cierre forzado tras 10 s')
+      console.error('Cierre forzado tras 20 s')
       process.exit(1)
-    }, 10_000)
+    }, 20_000)
     force.unref()
     try {
-      await app.close()
+      daily?.stop()
+      await app?.close()
+      await database?.close()
     } finally {
-      await database.close()
-      app.log.info('Base de datos cerrada. Hasta pronto.')
+      await embedded?.stop()
+      console.log('Base de datos cerrada. Hasta pronto.')
       process.exit(0)
     }
   }
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
 
-  await app.listen({ port: config.port, host: config.host })
-  const url = `http://${config.host}:${config.port}`
-  const engine = database.engine === 'pglite' ? `PostgreSQL embebido (PGlite) en ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'
-  const lines = [`Back-office de viviendas en ${url}`, `Base de datos: ${engine}`, `API: ${url}/api/docs`]
-  if (!config.production && config.seedDemo) {
-    lines.push(`Cuentas de demostración (contraseña ${DEMO_PASSWORD}):`)
-    for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(22)} ${a.rol}${a.temporal ? ' (contraseña temporal)' : ''}`)
+  let logConnectionError = (err: Error) => console.warn(`Conexión con PostgreSQL perdida: ${err.message}`)
+  try {
+    if (config.production && !config.jwtSecret) {
+      throw new StartError('NODE_ENV=production necesita JWT_SECRET: el servidor no arranca sin él.')
+    }
+    if (!config.databaseUrl) {
+      embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, notice, restartOnExit: true })
+    } else {
+      // Uploads and the generated secret still live in DATA_DIR: private whatever the umask.
+      ensurePrivateDir(config.dataDir, 0o700, notice)
+    }
+    const jwtSecret = jwtSecretFor(config)
+    database = await openDatabase(config.databaseUrl ?? (embedded as EmbeddedPostgres).connection, {
+      poolSize: config.poolSize,
+      onConnectionError: (err) => logConnectionError(err),
+    })
+    const seeded = config.seedDemo && (await seedDemoIfEmpty(database.db, new Date(), { uploadsDir: config.uploadsDir }))
+
+    app = await buildApp({
+      db: database.db,
+      listen: database.listen,
+      jwtSecret,
+      uploadsDir: config.uploadsDir,
+      tokenTtl: config.tokenTtl,
+      webDist: config.webDist,
+      publicUrl: config.publicUrl,
+      loginLimits: config.loginLimits,
+      trustProxy: config.trustProxy,
+      mailer: config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : undefined,
+      logger: {
+        level: config.logLevel,
+        // No secrets in logs: tokens, passwords and cookies are redacted.
+        redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.passwordNueva', 'body.passwordActual'],
+      },
+    })
+    const log = app.log
+    logConnectionError = (err) => log.warn({ err: err.message }, 'Conexión con PostgreSQL perdida; se reemplaza')
+
+    await app.listen({ port: config.port, host: config.host })
+    const url = `http://${config.host}:${config.port}`
+    const engine = embedded
+      ? `PostgreSQL ${embedded.major} integrado en ${embedded.dataDir} (registro: ${embedded.logFile})`
+      : `PostgreSQL en ${database.describe} (DATABASE_URL)`
+    const lines = [`Back-office de viviendas en ${url}`, `Base de datos: ${engine}`, `API: ${url}/api/docs`]
+    if (!config.production && config.seedDemo) {
+      lines.push(`Cuentas de demostración (contraseña ${DEMO_PASSWORD}):`)
+      for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(22)} ${a.rol}${a.temporal ? ' (contraseña temporal)' : ''}`)
+    }
+    if (seeded) lines.push('Datos de demostración cargados.')
+    console.log(`\n${lines.join('\n')}\n`)
+
+    // DECISIONS D3: PIR notifications at start-up and every day at 00:05 Madrid (and the uploads sweep).
+    // Every process runs them; the database keeps each notification to once. Then the statement PDF is
+    // warmed up. Both after the start-up message, off the path of the first requests' answer.
+    const { deps } = app
+    daily = scheduleDaily(() => runDailyJobs(deps), deps.clock, log)
+    setImmediate(() => {
+      runDailyJobs(deps)
+        .catch((err) => log.error({ err }, 'start-up jobs failed'))
+        .then(() => warmUpExtracto(deps.clock.now()))
+        .catch((err) => log.warn({ err }, 'statement PDF warm-up failed'))
+    })
+  } catch (err) {
+    if (err instanceof StartError) console.error(`\n${err.message}\n`)
+    else console.error(err)
+    await app?.close().catch(() => {})
+    await database?.close().catch(() => {})
+    await embedded?.stop().catch(() => {})
+    process.exit(1)
   }
-  if (seeded) lines.push('Datos de demostración cargados.')
-  app.log.info(lines.join('\n'))
-  console.log(`\n${lines.join('\n')}\n`)
 }
 
-main().catch((err) => {
-  console.error(err)
-  process.exit(1)
-})
+void main()

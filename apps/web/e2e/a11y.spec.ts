@@ -18,7 +18,7 @@ test.describe('Accessibility', () => {
     ['/inicio', 'Inicio'],
     ['/informes', 'Informes'],
     ['/integraciones', 'Integraciones'],
-    ['/configuracion', 'Configuracion'],
+    ['/configuracion', 'Configuración'],
   ] as const) {
     test(`${path}`, async ({ page }) => {
       await loginAs(page, 'admin', path)

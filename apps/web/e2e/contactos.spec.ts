@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { apiAs, expect, expectAccessible, loginAs, test, unique } from './fixtures'
+import { apiAs, combobox, expect, expectAccessible, loginAs, test, unique } from './fixtures'
 
 /** SPEC §2.7 contacts: filtered to the selected company, create/edit/delete in modals, the logo as photo. */
 
@@ -22,7 +22,7 @@ test('admin creates, edits, finds and deletes a contact of the selected company'
   const nombre = unique('Suministros Alta')
   await page.getByRole('button', { name: 'Nuevo contacto' }).click()
   const alta = page.getByRole('dialog', { name: 'Añadir Nuevo Contacto' })
-  await expect(alta.getByLabel('Empresa').locator('option:checked')).toHaveText('Hogares Mediterráneo S.L.')
+  await expect(combobox(alta, 'Empresa')).toHaveValue('Hogares Mediterráneo S.L.')
   await alta.getByLabel('Nombre comercial').fill(nombre)
   await alta.getByLabel('Agente').fill('Marta Ruiz')
   await alta.getByLabel('Correo').fill('marta@ejemplo.es')

@@ -94,8 +94,14 @@ test('errors show under their field and clear when the field is edited', async (
   await expect(alta.getByText('La URL del logo no es válida')).toBeVisible()
   await expectAccessible(page)
 
-  // Escape closes the modal and gives focus back to the button that opened it.
+  // Escape with typed changes asks first (issue 8 item 8); discarding closes the modal and gives focus back
+  // to the button that opened it.
   await page.keyboard.press('Escape')
+  await expect(alta.getByText('Tienes cambios sin guardar. ¿Quieres descartarlos?')).toBeVisible()
+  await alta.getByRole('button', { name: 'Seguir editando' }).click()
+  await expect(nombre).toHaveValue('Empresa <mala>')
+  await page.keyboard.press('Escape')
+  await alta.getByRole('button', { name: 'Descartar cambios' }).click()
   await expect(alta).toBeHidden()
   await expect(page.getByRole('button', { name: 'Nueva empresa' })).toBeFocused()
 })
@@ -160,7 +166,7 @@ test('a company with homes cannot be deleted: the server says why', async ({ pag
     await page.getByRole('button', { name: 'Eliminar' }).click()
     await page.getByRole('dialog', { name: 'Confirmar Eliminación' }).getByRole('button', { name: 'Eliminar' }).click()
     await expect(
-      page.getByText('No se puede eliminar la empresa porque tiene viviendas. Elimina o traslada antes sus viviendas.'),
+      page.getByText('No se puede eliminar la empresa: todavía tiene 1 vivienda. Elimínalos o trasládalos antes a otra empresa.'),
     ).toBeVisible()
     await expect(cell(page, nombre)).toBeVisible()
   } finally {

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Locator, type Page } from '@playwright/test'
 
 /** DECISIONS R demo accounts. */
 export const DEMO_PASSWORD = 'Demo1234'
@@ -59,6 +59,23 @@ export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
+/** A searchable remote picker (a combobox) of a form, by its label. */
+export const combobox = (scope: Locator | Page, label: string) => scope.getByRole('combobox', { name: label })
+
+/**
+ * Chooses an option of a searchable picker: types part of its name (the server searches) and clicks the
+ * option whose text starts with `option`.
+ */
+export async function pick(scope: Locator, label: string, option: string, typed = option.slice(0, 12)) {
+  const box = combobox(scope, label)
+  await box.fill(typed)
+  await scope
+    .page()
+    .getByRole('option', { name: new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
+    .click()
+  await expect(box).toHaveValue(option)
 }
 
 /** A name unique to this run, so journeys never collide with each other or with the demo data. */

@@ -52,7 +52,7 @@ test.describe('Shell and navigation (SPEC §2.2)', () => {
     })
   }
 
-  test('empleado does not see Trabajadores or Logs and is sent to / from them', async ({ page }) => {
+  test('empleado does not see Trabajadores or Logs and is sent to /inicio from them, still logged in', async ({ page }) => {
     await loginAs(page, 'empleado')
     expect(await menuLinks(page)).toEqual([...MAIN, 'Integraciones'])
     await page.goto('/configuracion')
@@ -62,20 +62,23 @@ test.describe('Shell and navigation (SPEC §2.2)', () => {
 
     for (const path of ['/trabajadores', '/logs']) {
       await loginAs(page, 'empleado', path)
-      await expect(page, path).toHaveURL('/')
+      // DECISIONS D14: to /inicio, never to the login screen (that would log the worker out).
+      await expect(page, path).toHaveURL('/inicio')
+      await expect(page.getByRole('heading', { level: 1, name: 'Inicio' })).toBeVisible()
     }
   })
 
-  test('the page title is the first path segment, capitalised', async ({ page }) => {
+  test("the page title is the screen's Spanish name with its accents (D14)", async ({ page }) => {
     await loginAs(page, 'admin')
     const cases: Array<[string, string]> = [
       ['/inicio', 'Inicio'],
       ['/informes', 'Informes'],
       ['/planing', 'Planing'],
       ['/tareas', 'Tareas'],
-      ['/ficha-trabajador', 'Ficha-trabajador'],
-      ['/configuracionUsuario', 'ConfiguracionUsuario'],
-      ['/documentacion/12345678Z', 'Documentacion'],
+      ['/ficha-trabajador', 'Ficha del trabajador'],
+      ['/configuracionUsuario', 'Configuración de usuario'],
+      ['/configuracion', 'Configuración'],
+      ['/documentacion/12345678Z', 'Documentación'],
       ['/caja/12345678Z', 'Caja'],
     ]
     for (const [path, title] of cases) {
@@ -178,7 +181,7 @@ test.describe('Notifications (SPEC §2.2, §4)', () => {
     const before = (await (await api.get(`/trabajadores/${trabajador.id}/notificaciones`)).json()) as Array<{ titulo: string }>
     expect(before.length).toBeGreaterThan(0)
 
-    const bell = page.getByRole('button', { name: `Notificaciones (${before.length})` })
+    const bell = page.getByRole('button', { name: `Notificaciones: ${before.length} sin leer` })
     await bell.click()
     const list = page.getByRole('list', { name: 'Notificaciones' })
     await expect(list.getByRole('listitem')).toHaveCount(before.length)
@@ -191,7 +194,7 @@ test.describe('Notifications (SPEC §2.2, §4)', () => {
       .click()
     await expect(list.getByRole('listitem')).toHaveCount(before.length - 1)
     await expect(
-      page.getByRole('button', { name: before.length - 1 ? `Notificaciones (${before.length - 1})` : 'Notificaciones' }),
+      page.getByRole('button', { name: before.length - 1 ? `Notificaciones: ${before.length - 1} sin leer` : 'Notificaciones' }),
     ).toBeVisible()
     const after = (await (await api.get(`/trabajadores/${trabajador.id}/notificaciones`)).json()) as unknown[]
     expect(after).toHaveLength(before.length - 1)
@@ -212,7 +215,7 @@ test.describe('Notifications (SPEC §2.2, §4)', () => {
           })
         : route.continue(),
     )
-    await page.getByRole('button', { name: /^Notificaciones \(\d+\)$/ }).click()
+    await page.getByRole('button', { name: /^Notificaciones: \d+ sin leer$/ }).click()
     const list = page.getByRole('list', { name: 'Notificaciones' })
     const count = await list.getByRole('listitem').count()
     expect(count).toBeGreaterThan(0)
@@ -229,7 +232,7 @@ test.describe('Notifications (SPEC §2.2, §4)', () => {
   test('Notificaciones in the user menu opens the panel, and nueva-notificacion re-polls at once', async ({ page }) => {
     await loginAs(page, 'admin')
     // Wait for the first poll: the bell's name then carries the count, and only the menu item is 'Notificaciones'.
-    await expect(page.getByRole('button', { name: /^Notificaciones \(\d+\)$/ })).toBeVisible()
+    await expect(page.getByRole('button', { name: /^Notificaciones: \d+ sin leer$/ })).toBeVisible()
     await page.getByRole('button', { name: /^Menú de usuario/ }).click()
     await page.getByRole('button', { name: 'Notificaciones', exact: true }).click()
     await expect(page.getByRole('heading', { name: 'Notificaciones' })).toBeVisible()

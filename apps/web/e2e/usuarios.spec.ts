@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { apiAs, expect, expectAccessible, loginAs, test } from './fixtures'
+import { apiAs, combobox, expect, expectAccessible, loginAs, pick, test } from './fixtures'
 
 /** SPEC §2.6 residents: the shared list, the form with per-field errors (§5) and the row menu. */
 
@@ -48,7 +48,7 @@ test('admin creates, moves, finds and deletes a resident', async ({ page }) => {
   await alta.getByLabel('Apellidos').fill(apellidos)
   // Typed in lower case: the NIF is stored upper-case (DECISIONS D2).
   await alta.getByLabel('NIF').fill(nif.toLowerCase())
-  await alta.getByLabel('Vivienda').selectOption({ label: 'Calle Mayor 12, 2º A, Valencia' })
+  await pick(alta, 'Vivienda', 'Calle Mayor 12, 2º A, Valencia')
   await alta.getByLabel('Grado de dependencia').selectOption('PVS')
   await alta.getByRole('button', { name: 'Guardar' }).click()
   await expect(alta).toBeHidden()
@@ -65,8 +65,8 @@ test('admin creates, moves, finds and deletes a resident', async ({ page }) => {
   await page.getByRole('button', { name: 'Modificar' }).click()
   const edicion = page.getByRole('dialog', { name: 'Modificar Usuario' })
   await expect(edicion.getByLabel('NIF')).toHaveValue(nif)
-  await expect(edicion.getByLabel('Vivienda')).toHaveValue(String(await viviendaId(page, 'Calle Mayor 12')))
-  await edicion.getByLabel('Vivienda').selectOption({ label: 'Calle Colón 8, Alicante' })
+  await expect(combobox(edicion, 'Vivienda')).toHaveValue('Calle Mayor 12, 2º A, Valencia')
+  await pick(edicion, 'Vivienda', 'Calle Colón 8, Alicante')
   await edicion.getByRole('button', { name: 'Guardar' }).click()
   await expect(page.getByText('Usuario modificado correctamente')).toBeVisible()
   await expect(row(page, nif)).toContainText('Calle Colón 8, Alicante')
@@ -96,7 +96,7 @@ test('empleado creates and deletes residents too', async ({ page }) => {
   await alta.getByLabel('Nombre', { exact: true }).fill('Lucía')
   await alta.getByLabel('Apellidos').fill(apellidos)
   await alta.getByLabel('NIF').fill(nif)
-  await alta.getByLabel('Vivienda').selectOption({ label: 'Plaza de la Reina 3, Valencia' })
+  await pick(alta, 'Vivienda', 'Plaza de la Reina 3, Valencia')
   await alta.getByRole('button', { name: 'Guardar' }).click()
   await expect(page.getByText('Usuario creado correctamente')).toBeVisible()
 
@@ -126,7 +126,7 @@ test('each field shows its own error, cleared when it is edited', async ({ page 
     'El nombre solo puede contener letras y espacios',
   )
   await expect(alta.getByLabel('Apellidos')).toHaveAccessibleDescription('Los apellidos son obligatorios')
-  await expect(alta.getByLabel('Vivienda')).toHaveAccessibleDescription('La vivienda es obligatoria')
+  await expect(combobox(alta, 'Vivienda')).toHaveAccessibleDescription('La vivienda es obligatoria')
   await expect(alta.getByLabel('Foto (URL)')).toHaveAccessibleDescription('La foto debe ser una URL válida')
   await expectAccessible(page)
 
@@ -159,7 +159,7 @@ test('a NIF that already exists is refused under the NIF field', async ({ page }
     await alta.getByLabel('Nombre', { exact: true }).fill('Otra')
     await alta.getByLabel('Apellidos').fill('Persona Distinta')
     await alta.getByLabel('NIF').fill(nif)
-    await alta.getByLabel('Vivienda').selectOption({ label: 'Calle Colón 8, Alicante' })
+    await pick(alta, 'Vivienda', 'Calle Colón 8, Alicante')
     await alta.getByRole('button', { name: 'Guardar' }).click()
     await expect(alta.getByLabel('NIF')).toHaveAccessibleDescription('Ya existe un usuario con ese NIF')
     await expect(alta).toBeVisible()
@@ -177,7 +177,13 @@ test('search, sort by field or home, and paging happen on the server', async ({ 
   await nifHeader.getByRole('button').click()
   await expect(nifHeader).toHaveAttribute('aria-sort', 'ascending')
   await expect(page.getByRole('columnheader', { name: 'Nombre', exact: true })).toHaveAttribute('aria-sort', 'none')
-  await expect.poll(async () => column(page, 3)).toEqual([...(await column(page, 3))].sort())
+  // Polls until what is on screen is sorted (the expected value is read from the screen at each try).
+  const sorted = async (reverse = false) => {
+    const nifs = await column(page, 3)
+    const wanted = [...nifs].sort()
+    return nifs.join() === (reverse ? wanted.reverse() : wanted).join()
+  }
+  await expect.poll(() => sorted()).toBe(true)
   const primeraPagina = await column(page, 3)
 
   await page.getByRole('button', { name: 'Página 2' }).click()
@@ -189,7 +195,7 @@ test('search, sort by field or home, and paging happen on the server', async ({ 
   await expect(nifHeader).toHaveAttribute('aria-sort', 'descending')
   // A new sort starts again at page 1.
   await expect(page.getByText(/^Mostrando 1–10 de/)).toBeVisible()
-  await expect.poll(async () => column(page, 3)).toEqual([...(await column(page, 3))].sort().reverse())
+  await expect.poll(() => sorted(true)).toBe(true)
 
   const vivienda = page.getByRole('columnheader', { name: 'Vivienda' })
   await vivienda.getByRole('button').click()
@@ -244,4 +250,46 @@ test('below 768 px the residents are cards', async ({ page }) => {
   await rowMenu(page, ultima).click()
   await expect(page.getByRole('link', { name: 'Documentación' })).toBeVisible()
   await expectAccessible(page)
+})
+
+test('the list keeps its search, sort and page in the URL: Back, a reload and a copied link show the same list', async ({
+  page,
+}) => {
+  await loginAs(page, 'admin', '/usuarios')
+  await page.getByRole('columnheader', { name: 'NIF' }).getByRole('button').click()
+  await page.getByRole('button', { name: 'Página 2' }).click()
+  await expect(page).toHaveURL(/sort=nif/)
+  await expect(page).toHaveURL(/page=2/)
+  await expect(page.getByText(/^Mostrando 11–/)).toBeVisible()
+  const secondPage = await column(page, 3)
+
+  // Into a resident's documents and Back: the same page of the same sort.
+  const first = (await page.getByRole('row').nth(1).locator('td').first().innerText()).trim()
+  const apellidos = (await page.getByRole('row').nth(1).locator('td').nth(1).innerText()).trim()
+  await rowMenu(page, `${first} ${apellidos}`).click()
+  await page.getByRole('link', { name: 'Documentación' }).click()
+  await expect(page).toHaveURL(/\/documentacion\//)
+  await page.goBack()
+  await expect(page.getByText(/^Mostrando 11–/)).toBeVisible()
+  await expect(page.getByRole('columnheader', { name: 'NIF' })).toHaveAttribute('aria-sort', 'ascending')
+  expect(await column(page, 3)).toEqual(secondPage)
+
+  // A reload, and the copied link in a fresh tab.
+  await page.reload()
+  await expect(page.getByText(/^Mostrando 11–/)).toBeVisible()
+  expect(await column(page, 3)).toEqual(secondPage)
+  const link = page.url()
+  const other = await page.context().newPage()
+  await other.goto(link)
+  await expect(other.getByText(/^Mostrando 11–/)).toBeVisible()
+  await other.close()
+
+  // Typing goes back to page 1 at once; choosing a page before the search fires is not undone by it.
+  await search(page).pressSequentially('a', { delay: 20 })
+  await expect(page).not.toHaveURL(/page=/)
+  await page.getByRole('button', { name: 'Página 2' }).click()
+  // The debounced search arrives after the click (q appears in the URL) and leaves page 2 alone.
+  await expect(page).toHaveURL(/q=a/)
+  await expect(page).toHaveURL(/page=2/)
+  await expect(search(page)).toHaveValue('a')
 })

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { apiAs, expect, expectAccessible, loginAs, test, unique } from './fixtures'
+import { apiAs, combobox, expect, expectAccessible, loginAs, pick, test, unique } from './fixtures'
 
 /** SPEC §2.5 homes: the shared list, the company switcher (DECISIONS D1) and DECISIONS P2 (delete: SUPERADMIN). */
 
@@ -32,7 +32,7 @@ test('superadmin creates, moves, finds and deletes a home', async ({ page }) => 
   await page.getByRole('button', { name: 'Nueva vivienda' }).click()
   const alta = page.getByRole('dialog', { name: 'Añadir Nueva Vivienda' })
   // A new home belongs to the company chosen in the top bar unless another is picked.
-  await expect(alta.getByLabel('Empresa')).toHaveValue(String(await empresaId(page, 'Hogares Mediterráneo S.L.')))
+  await expect(combobox(alta, 'Empresa')).toHaveValue('Hogares Mediterráneo S.L.')
   await alta.getByLabel('Dirección').fill(nombre)
   await alta.getByRole('button', { name: 'Guardar' }).click()
   await expect(page.getByText('Vivienda creada correctamente')).toBeVisible()
@@ -45,7 +45,7 @@ test('superadmin creates, moves, finds and deletes a home', async ({ page }) => 
   const edicion = page.getByRole('dialog', { name: 'Modificar Vivienda' })
   await expect(edicion.getByLabel('Dirección')).toHaveValue(nombre)
   await edicion.getByLabel('Dirección').fill(movida)
-  await edicion.getByLabel('Empresa').selectOption({ label: 'Fundación Vivir Acompañados' })
+  await pick(edicion, 'Empresa', 'Fundación Vivir Acompañados')
   await edicion.getByRole('button', { name: 'Guardar' }).click()
   await expect(page.getByText('Vivienda modificada correctamente')).toBeVisible()
   // It now belongs to another company than the one selected, so this list no longer shows it.
@@ -68,15 +68,18 @@ test('required fields show their messages and clear when edited', async ({ page 
   await chooseEmpresa(page, 'Todas mis empresas')
   await page.getByRole('button', { name: 'Nueva vivienda' }).click()
   const alta = page.getByRole('dialog', { name: 'Añadir Nueva Vivienda' })
-  await expect(alta.getByLabel('Empresa')).toHaveValue('')
+  await expect(combobox(alta, 'Empresa')).toHaveValue('')
   await alta.getByRole('button', { name: 'Guardar' }).click()
   await expect(alta.getByText('La dirección es obligatoria')).toBeVisible()
   await expect(alta.getByText('La empresa es obligatoria')).toBeVisible()
   await expectAccessible(page)
-  await alta.getByLabel('Empresa').selectOption({ label: 'Residencias del Norte (Asturias)' })
+  await pick(alta, 'Empresa', 'Residencias del Norte (Asturias)')
   await expect(alta.getByText('La empresa es obligatoria')).toBeHidden()
   await expect(alta.getByText('La dirección es obligatoria')).toBeVisible()
+  // Typed changes: Cancelar asks before throwing them away (issue 8 item 8).
   await alta.getByRole('button', { name: 'Cancelar' }).click()
+  await expect(alta.getByText('Tienes cambios sin guardar. ¿Quieres descartarlos?')).toBeVisible()
+  await alta.getByRole('button', { name: 'Descartar cambios' }).click()
   await expect(alta).toBeHidden()
 })
 
@@ -143,12 +146,10 @@ test('admin creates and modifies homes but cannot delete them', async ({ page })
   const nombre = unique('Calle Admin')
   await page.getByRole('button', { name: 'Nueva vivienda' }).click()
   const alta = page.getByRole('dialog', { name: 'Añadir Nueva Vivienda' })
-  // Only the admin's two companies are offered.
-  await expect(alta.getByLabel('Empresa').getByRole('option')).toHaveText([
-    'Selecciona una empresa',
-    'Fundación Vivir Acompañados',
-    'Hogares Mediterráneo S.L.',
-  ])
+  // Only the admin's two companies are offered (the server scopes the search).
+  await combobox(alta, 'Empresa').fill('')
+  await expect(page.getByRole('option')).toHaveText(['Fundación Vivir Acompañados', 'Hogares Mediterráneo S.L.'])
+  await pick(alta, 'Empresa', 'Hogares Mediterráneo S.L.')
   await alta.getByLabel('Dirección').fill(nombre)
   await alta.getByRole('button', { name: 'Guardar' }).click()
   await expect(page.getByText('Vivienda creada correctamente')).toBeVisible()

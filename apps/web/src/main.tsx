@@ -1,5 +1,6 @@
-import 'bootstrap/dist/css/bootstrap.min.css'
-import 'bootstrap-icons/font/bootstrap-icons.css'
+// First: configures zod before any schema exists (see the module).
+import './lib/zod-config'
+import './bootstrap.scss'
 import './styles.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'

@@ -1,4 +1,8 @@
 import { z } from 'zod'
+import { madridStartOfDay } from './dates'
+
+/** The largest PostgreSQL `integer`: ids and counts beyond it are not ours (issue 'faults' item 6). */
+export const MAX_ID = 2_147_483_647
 
 /** A required, trimmed text whose missing, wrong-type and empty forms all answer `message`. */
 export function requiredText(message: string) {
@@ -26,7 +30,98 @@ export function requiredId(requiredMessage: string, typeMessage: string, invalid
     })
     .int(invalidMessage)
     .positive(invalidMessage)
+    .max(MAX_ID, invalidMessage)
 }
 
-/** Letters of Spanish and other Latin alphabets. */
-export const LETTERS = 'A-Za-zÀ-ÖØ-öø-ÿ'
+export const ID_MESSAGE = 'Identificador no válido'
+
+/**
+ * An id in a path or a query string: decimal digits only ('0x1', '1e3', '+1', ' 1' are refused, not
+ * coerced), within a PostgreSQL integer.
+ */
+export const idParam = z
+  .string({ error: ID_MESSAGE })
+  .regex(/^[1-9][0-9]{0,9}$/, ID_MESSAGE)
+  .transform(Number)
+  .pipe(z.number().max(MAX_ID, ID_MESSAGE))
+
+export const idParamsSchema = z.object({ id: idParam })
+
+/** Letters of any alphabet, with their combining marks (for `u` regular expressions). */
+export const LETTERS = '\\p{L}\\p{M}'
+
+/**
+ * DECISIONS D12: people's names as people write them: letters (accented too), spaces, apostrophes,
+ * hyphens, periods and 'ª' ('O'Neill-Núñez', 'Mª José'), starting with a letter.
+ */
+export const PERSON_NAME = new RegExp(`^[${LETTERS}][${LETTERS} '’.ª\\-]*$`, 'u')
+
+/** DECISIONS D12: a NUL byte or a lone surrogate half is refused in any text. */
+export const INVALID_TEXT_MESSAGE = 'El texto contiene caracteres no válidos (un carácter nulo o un carácter incompleto).'
+
+/** True when a text holds a NUL byte or a lone UTF-16 surrogate (which PostgreSQL cannot store). */
+export function hasInvalidText(value: string): boolean {
+  // With the u flag a well-formed pair is one code point, so only lone halves match the range.
+  return value.includes('\u0000') || /[\uD800-\uDFFF]/u.test(value)
+}
+
+/**
+ * Length in characters as PostgreSQL's varchar counts them (Unicode code points), not UTF-16 units: an
+ * emoji is one character, so 150 characters with emoji fit a 150-character column exactly.
+ */
+export function charLength(value: string): number {
+  let n = 0
+  for (const _ of value) n++
+  return n
+}
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
+
+/**
+ * A date a form or client sends (SPEC §5: required and valid; stored as timestamptz, DECISIONS D10): an ISO
+ * instant ('2026-11-21T10:00:00Z', '…+01:00') or a day from a date input ('2026-11-21'), which means the
+ * start of that day in Europe/Madrid. Output: the instant as an ISO string. Years outside 1900-2100 are not
+ * a valid date for these records.
+ */
+export function fechaSchema(messages: { obligatoria: string; invalida: string }) {
+  return z.unknown().transform((input, ctx) => {
+    if (input === undefined || input === null || (typeof input === 'string' && input.trim() === '')) {
+      ctx.addIssue({ code: 'custom', message: messages.obligatoria })
+      return z.NEVER
+    }
+    const text = typeof input === 'string' ? input.trim() : ''
+    let instant: Date | undefined
+    const day = ISO_DAY.exec(text)
+    if (day) {
+      const [, y, m, d] = day as unknown as [string, string, string, string]
+      const probe = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)))
+      if (probe.getUTCMonth() === Number(m) - 1 && probe.getUTCDate() === Number(d)) instant = madridStartOfDay(text)
+    } else if (ISO_INSTANT.test(text)) {
+      const parsed = new Date(text)
+      // Date accepts 2026-02-31 by rolling over; the day part must exist as written.
+      const [y, m, d] = text.slice(0, 10).split('-').map(Number) as [number, number, number]
+      const probe = new Date(Date.UTC(y, m - 1, d))
+      if (!Number.isNaN(parsed.getTime()) && probe.getUTCDate() === d && probe.getUTCMonth() === m - 1) instant = parsed
+    }
+    // The written year decides (Date.UTC maps years 0-99 to 1900-1999).
+    const year = Number(text.slice(0, 4))
+    if (!instant || year < 1900 || year > 2100) {
+      ctx.addIssue({ code: 'custom', message: messages.invalida })
+      return z.NEVER
+    }
+    return instant.toISOString()
+  })
+}
+
+/** A day in a query string (`fecha`, `desde`, `hasta`): YYYY-MM-DD, a real day. */
+export function daySchema(message: string) {
+  return z
+    .string({ error: message })
+    .regex(ISO_DAY, message)
+    .refine((v) => {
+      const [y, m, d] = v.split('-').map(Number) as [number, number, number]
+      const probe = new Date(Date.UTC(y, m - 1, d))
+      return probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d && y >= 1900 && y <= 2100
+    }, message)
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { LETTERS, requiredId, requiredText } from './common'
-import { listQuerySchema } from './list'
+import { idFilter, listQuerySchema } from './list'
 
 /** SPEC §3 Contact; `fotoUrl` is always the company's logo (SPEC §2.7). */
 export const contactoSchema = z.object({
@@ -11,6 +11,8 @@ export const contactoSchema = z.object({
   telefono: z.string(),
   fotoUrl: z.string().nullable(),
   empresaId: z.number().int(),
+  /** The company's name, for the form's picker. */
+  empresa: z.object({ id: z.number().int(), nombre: z.string() }),
 })
 export type Contacto = z.infer<typeof contactoSchema>
 
@@ -36,11 +38,11 @@ export const contactoCreateSchema = z.object({
   nombreComercial: requiredText(contactoMessages.nombreComercialObligatorio)
     .min(3, contactoMessages.nombreComercialLongitud)
     .max(100, contactoMessages.nombreComercialLongitud)
-    .regex(new RegExp(`^[${LETTERS}0-9 .,;:&()'"/+ºª\\-]+$`), contactoMessages.nombreComercialCaracteres),
+    .regex(new RegExp(`^[${LETTERS}0-9 .,;:&()'’"/+ºª\\-]+$`, 'u'), contactoMessages.nombreComercialCaracteres),
   agente: requiredText(contactoMessages.agenteObligatorio)
     .min(2, contactoMessages.agenteLongitud)
     .max(60, contactoMessages.agenteLongitud)
-    .regex(new RegExp(`^[${LETTERS} '’\\-]+$`), contactoMessages.agenteCaracteres),
+    .regex(new RegExp(`^[${LETTERS} '’\\-]+$`, 'u'), contactoMessages.agenteCaracteres),
   correo: requiredText(contactoMessages.correoObligatorio)
     .max(254, contactoMessages.correo)
     .pipe(z.email(contactoMessages.correo)),
@@ -56,6 +58,6 @@ export type ContactoUpdate = z.infer<typeof contactoUpdateSchema>
 
 export const contactoSortFields = ['nombreComercial', 'agente', 'correo', 'telefono'] as const
 export const contactoListQuerySchema = listQuerySchema(contactoSortFields).extend({
-  empresaId: z.coerce.number().int().positive().optional(),
+  empresaId: idFilter,
 })
 export type ContactoListQuery = z.infer<typeof contactoListQuerySchema>

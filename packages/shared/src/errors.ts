@@ -36,7 +36,7 @@ export const defaultMessages: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'El contenido enviado es demasiado grande.',
   UNSUPPORTED_MEDIA_TYPE: 'Tipo de contenido no admitido.',
   RATE_LIMITED: 'Demasiados intentos. Espera unos minutos antes de volver a intentarlo.',
-  SERVICE_UNAVAILABLE: 'El servicio no está disponible en este momento. Inténtalo más tarde.',
+  SERVICE_UNAVAILABLE: 'El servicio no está disponible en este momento. Inténtalo de nuevo en unos minutos.',
   INTERNAL: 'Se ha producido un error interno. Inténtalo más tarde.',
 }
 

@@ -1,8 +1,18 @@
 import { z } from 'zod'
+import { ID_MESSAGE, idParam } from './common'
 
-/** DECISIONS A4: page size at most 100; SPEC §9: screens use 10. */
+/** DECISIONS A4: page size at most 100; SPEC §9: screens use 10. Every list is paged. */
 export const MAX_PAGE_SIZE = 100
 export const DEFAULT_PAGE_SIZE = 10
+/** DECISIONS D13: totals are exact up to this many rows; beyond, the list says 'Más de 10.000'. */
+export const MAX_EXACT_TOTAL = 10_000
+
+const PAGE_MESSAGE = 'La página no es válida'
+const digits = (message: string) =>
+  z
+    .string({ error: message })
+    .regex(/^[1-9][0-9]{0,8}$/, message)
+    .transform(Number)
 
 /** Query fields every list call takes (DECISIONS A4). `sort` is narrowed per resource. */
 export function listQuerySchema<const S extends readonly [string, ...string[]]>(sortFields: S) {
@@ -10,16 +20,31 @@ export function listQuerySchema<const S extends readonly [string, ...string[]]>(
     q: z.string().trim().max(100).optional(),
     sort: z.enum(sortFields).optional(),
     order: z.enum(['asc', 'desc']).optional(),
-    page: z.coerce.number().int().min(1).optional(),
-    pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+    page: digits(PAGE_MESSAGE).optional().default(1),
+    pageSize: digits('El tamaño de página no es válido')
+      .pipe(z.number().max(MAX_PAGE_SIZE, `El tamaño de página no puede superar ${MAX_PAGE_SIZE}`))
+      .optional()
+      .default(DEFAULT_PAGE_SIZE),
   })
 }
+
+/** An optional id filter in a query string (`empresaId=3`). */
+export const idFilter = idParam.optional()
 
 /** Comma-joined id list in a query string ('1,2,3'), as SPEC §6 sends empresaIds. */
 export const idListQuery = z
   .string()
-  .regex(/^\d+(,\d+)*$/, 'Lista de identificadores no válida')
+  .regex(/^[1-9][0-9]{0,9}(,[1-9][0-9]{0,9}){0,99}$/, ID_MESSAGE)
+  .transform((s) => s.split(',').map(Number))
+  .refine((ids) => ids.every((id) => id <= 2_147_483_647), ID_MESSAGE)
   .optional()
 
-export const idParam = z.coerce.number().int().positive()
-export const idParamsSchema = z.object({ id: idParam })
+/** A page of a list as the API sends it: the rows, `X-Total-Count`, and whether that total is exact. */
+export interface ListPage<T> {
+  items: T[]
+  total: number
+  /** False when there are more than MAX_EXACT_TOTAL matches (D13): `total` is then MAX_EXACT_TOTAL. */
+  exact: boolean
+  /** Further response headers of the list (the cash ledger's balances), beside SPEC's JSON array. */
+  headers?: Record<string, string>
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { listQuerySchema } from './list'
+import { idFilter, listQuerySchema } from './list'
 
 /** SPEC §3 Log entry, as read (trabajador and vivienda resolved). */
 export const logTipos = ['success', 'warning', 'error', 'info'] as const
@@ -32,7 +32,7 @@ export const logListQuerySchema = listQuerySchema(['fecha', 'accion'] as const).
   fecha: z.iso.date().optional(),
   desde: z.iso.date().optional(),
   hasta: z.iso.date().optional(),
-  trabajadorId: z.coerce.number().int().positive().optional(),
+  trabajadorId: idFilter,
 })
 
 /** Log types by change (DECISIONS L1): create success, modify warning, delete error. */

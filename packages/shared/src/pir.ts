@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { madridDay } from './dates'
 
 /** SPEC §4 / §9: a PIR is valid 6 months from its date; warning window 30 days. */
@@ -58,4 +59,43 @@ export function pirLabel(status: PirStatus): string {
     case 'caducado':
       return 'Caducado'
   }
+}
+
+export const pirEstados = ['sinpir', 'vigente', 'aviso', 'caducado'] as const
+
+/** The PIR status as the API answers it (the resident's header, SPEC §2.14). */
+export const pirStatusSchema = z.object({
+  estado: z.enum(pirEstados),
+  diasRestantes: z.number().int().nullable(),
+  caducidad: z.string().nullable(),
+})
+
+/** The small PIR badge of a residents list row. */
+export const pirBadgeSchema = pirStatusSchema.pick({ estado: true, diasRestantes: true })
+export type PirBadge = z.infer<typeof pirBadgeSchema>
+
+/** SPEC §4 notification titles. */
+export const pirNotificationTitles = { aviso: 'PIR próximo a caducar', caducado: 'PIR caducado' } as const
+
+/** 'hoy', 'mañana', 'en 12 días': when a PIR in aviso expires, as the notification says it. */
+export function pirWhen(diasRestantes: number): string {
+  if (diasRestantes <= 0) return 'hoy'
+  if (diasRestantes === 1) return 'mañana'
+  return `en ${diasRestantes} días`
+}
+
+/**
+ * SPEC §4 notification for a PIR in aviso or caducado ('El PIR de {name} caduca {text}.' / 'El PIR de {name}
+ * ha caducado.'); null in the other states.
+ */
+export function pirNotification(nombre: string, status: PirStatus): { titulo: string; descripcion: string } | null {
+  if (status.estado === 'aviso') {
+    return {
+      titulo: pirNotificationTitles.aviso,
+      descripcion: `El PIR de ${nombre} caduca ${pirWhen(status.diasRestantes ?? 0)}.`,
+    }
+  }
+  if (status.estado === 'caducado')
+    return { titulo: pirNotificationTitles.caducado, descripcion: `El PIR de ${nombre} ha caducado.` }
+  return null
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { LETTERS, requiredText } from './common'
+import { PERSON_NAME, requiredId, requiredText } from './common'
 import { rolSchema } from './roles'
 
 /** SPEC §3 Worker, as the API returns it (DECISIONS A2: never a password hash). */
@@ -29,6 +29,7 @@ export const trabajadorMessages = {
   nombreCaracteres: 'El nombre solo puede contener letras',
   apellidosObligatorios: 'Los apellidos son obligatorios',
   apellidosLongitud: 'Los apellidos deben tener entre 2 y 100 caracteres',
+  apellidosCaracteres: 'Los apellidos solo pueden contener letras',
   emailObligatorio: 'El email es obligatorio',
   email: 'El email no es válido',
   emailSettings: 'El email debe ser válido',
@@ -42,7 +43,7 @@ export const trabajadorMessages = {
 export const ajustesUsuarioSchema = z.object({
   nombre: requiredText(trabajadorMessages.nombreObligatorio)
     .max(60, trabajadorMessages.nombreLongitud)
-    .regex(new RegExp(`^[${LETTERS} '’\\-]+$`), trabajadorMessages.nombreCaracteres),
+    .regex(PERSON_NAME, trabajadorMessages.nombreCaracteres),
   apellidos: requiredText(trabajadorMessages.apellidosObligatorios).max(100, trabajadorMessages.apellidosLongitud),
   email: requiredText(trabajadorMessages.emailObligatorio)
     .max(254, trabajadorMessages.emailSettings)
@@ -56,3 +57,42 @@ export const trabajadorNifSchema = z
   .trim()
   .toUpperCase()
   .regex(/^(\d{7,9}[A-Z]|[XYZ]\d{7}[A-Z])$/, trabajadorMessages.nif)
+
+/** SPEC §5 Worker, as a create body (DECISIONS S1: no password in it; the server generates one). */
+export const trabajadorCreateSchema = z.object({
+  nombre: requiredText(trabajadorMessages.nombreObligatorio)
+    .min(2, trabajadorMessages.nombreLongitud)
+    .max(60, trabajadorMessages.nombreLongitud)
+    .regex(PERSON_NAME, trabajadorMessages.nombreCaracteres),
+  apellidos: requiredText(trabajadorMessages.apellidosObligatorios)
+    .min(2, trabajadorMessages.apellidosLongitud)
+    .max(100, trabajadorMessages.apellidosLongitud)
+    .regex(PERSON_NAME, trabajadorMessages.apellidosCaracteres),
+  email: requiredText(trabajadorMessages.emailObligatorio)
+    .max(254, trabajadorMessages.email)
+    .pipe(z.email(trabajadorMessages.email)),
+  nif: trabajadorNifSchema,
+  rol: rolSchema,
+  activo: z.boolean().optional(),
+  /** Companies to link it to (SPEC §7 links them one by one; here in the same transaction). */
+  empresaIds: z.array(requiredId('Selecciona una empresa', 'Selecciona una empresa')).max(100).default([]),
+})
+export type TrabajadorCreate = z.output<typeof trabajadorCreateSchema>
+
+/** The answer to a create: the worker and its one-time temporary password (DECISIONS S1). */
+export const trabajadorCreadoSchema = z.object({ trabajador: trabajadorSchema, passwordTemporal: z.string() })
+
+/**
+ * PATCH /api/trabajadores/{id} (SPEC §7): the fields of the workers screen, or of the worker's own
+ * settings (nombre, apellidos, email). Companies are linked through their own calls.
+ */
+export const trabajadorUpdateSchema = trabajadorCreateSchema
+  .omit({ empresaIds: true })
+  .extend({
+    fotoUrl: z
+      .union([z.literal(''), z.url({ protocol: /^https?$/ })])
+      .nullable()
+      .optional(),
+  })
+  .partial()
+export type TrabajadorUpdate = z.output<typeof trabajadorUpdateSchema>

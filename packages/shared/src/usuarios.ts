@@ -1,7 +1,8 @@
 import { z } from 'zod'
-import { LETTERS, optionalUrl, requiredId, requiredText } from './common'
-import { listQuerySchema } from './list'
+import { optionalUrl, PERSON_NAME, requiredId, requiredText } from './common'
+import { idFilter, listQuerySchema } from './list'
 import { hasNifShape, isValidNif } from './nif'
+import { pirBadgeSchema, pirStatusSchema } from './pir'
 
 export const gradosDependencia = ['PVS', 'PEI'] as const
 
@@ -16,6 +17,18 @@ export const usuarioSchema = z.object({
   viviendas: z.array(z.object({ id: z.number().int(), nombre: z.string(), empresaId: z.number().int() })),
 })
 export type Usuario = z.infer<typeof usuarioSchema>
+
+/** A row of the residents list: the resident and its PIR badge (SPEC §4, aviso or caducado shown in the row). */
+export const usuarioListItemSchema = usuarioSchema.extend({ pir: pirBadgeSchema })
+export type UsuarioListItem = z.infer<typeof usuarioListItemSchema>
+
+/** GET /api/usuarios/nif/:nif: the header of /documentacion/{nif} and /caja/{nif}. */
+export const usuarioFichaSchema = usuarioSchema.extend({
+  nombreCompleto: z.string(),
+  /** SPEC §2.14 PIR card, from the resident's PIR documents and today in Europe/Madrid (DECISIONS D3). */
+  pir: pirStatusSchema,
+})
+export type UsuarioFicha = z.infer<typeof usuarioFichaSchema>
 
 export const usuarioMessages = {
   nombreObligatorio: 'El nombre es obligatorio',
@@ -36,9 +49,14 @@ export const usuarioMessages = {
   sinVivienda: 'Sin vivienda',
   vacio: 'No hay usuarios.',
   errorCarga: 'Error cargando usuarios o viviendas',
+  noEncontrado: 'No se ha encontrado el usuario.',
 } as const
 
-const letters = new RegExp(`^[${LETTERS} ]+$`)
+/** SPEC §8 Documents and Cash: the NIF of the screen's URL matches no resident the worker reaches. */
+export const usuarioNifNoEncontrado = (nif: string) => `No se encontró ningún usuario con NIF ${nif}`
+
+/** DECISIONS D12: letters, spaces, apostrophes, hyphens, periods and 'ª'. */
+const letters = PERSON_NAME
 
 /** NIF or NIE (DECISIONS D2), trimmed and upper-cased (stored that way, unique). */
 export const nifSchema = z
@@ -75,8 +93,8 @@ export type UsuarioUpdate = z.infer<typeof usuarioUpdateSchema>
 
 export const usuarioSortFields = ['nombre', 'apellidos', 'nif', 'gradoDependencia', 'vivienda'] as const
 export const usuarioListQuerySchema = listQuerySchema(usuarioSortFields).extend({
-  empresaId: z.coerce.number().int().positive().optional(),
-  viviendaId: z.coerce.number().int().positive().optional(),
+  empresaId: idFilter,
+  viviendaId: idFilter,
   nif: z.string().trim().max(20).optional(),
 })
 export type UsuarioListQuery = z.infer<typeof usuarioListQuerySchema>

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { requiredId, requiredText } from './common'
-import { idListQuery, listQuerySchema } from './list'
+import { idFilter, idListQuery, listQuerySchema } from './list'
 
 /** SPEC §3 Home; `empresa` is the company name, for the 'Empresa' column. */
 export const viviendaSchema = z.object({
@@ -31,7 +31,7 @@ export type ViviendaUpdate = z.infer<typeof viviendaUpdateSchema>
 
 export const viviendaSortFields = ['nombre', 'empresa'] as const
 export const viviendaListQuerySchema = listQuerySchema(viviendaSortFields).extend({
-  empresaId: z.coerce.number().int().positive().optional(),
+  empresaId: idFilter,
   /** SPEC §6: comma-joined company ids. */
   empresaIds: idListQuery,
 })

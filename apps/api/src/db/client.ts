@@ -1,17 +1,12 @@
-import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PGlite } from '@electric-sql/pglite'
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import type { ExtractTablesWithRelations } from 'drizzle-orm'
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import { drizzle } from 'drizzle-orm/node-postgres'
+import { migrate } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import type { ConnectionConfig } from './embedded'
 import * as schema from './schema'
 
 export type Schema = typeof schema
@@ -22,14 +17,36 @@ export type DbOrTx = Db | Tx
 
 /** Stops a LISTEN started by `Database.listen`. */
 export type Unlisten = () => Promise<void>
-/** PostgreSQL LISTEN on a channel: `onPayload` runs for each NOTIFY committed by any process. */
-export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<Unlisten>
+/**
+ * PostgreSQL LISTEN on a channel: `onPayload` runs for each NOTIFY committed by any process. After the
+ * connection was lost and LISTEN is back, `onReconnect` runs: NOTIFYs sent meanwhile were missed.
+ */
+export type Listen = (channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) => Promise<Unlisten>
+
+/** Where the database is: a DATABASE_URL, or the embedded server's socket and password. */
+export type ConnectionTarget = string | ConnectionConfig
 
 export interface Database {
   db: Db
-  engine: 'pglite' | 'postgres'
+  pool: pg.Pool
   listen: Listen
+  /** Human description for the start-up log (never the password). */
+  describe: string
   close(): Promise<void>
+}
+
+export interface OpenOptions {
+  /** Connections in the pool (DB_POOL_SIZE; 10 suits the 2-core default). */
+  poolSize?: number
+  /** Run the committed migrations under an advisory lock (default true). */
+  migrate?: boolean
+  /**
+   * Server-side statement timeout and client-side query timeout for the pool, in ms (0: none). While the
+   * database is unreachable a request answers 503 within this time instead of hanging (issue 'faults' item 1).
+   */
+  statementTimeoutMs?: number
+  /** A pooled or LISTEN connection was lost (it is replaced; nothing crashes). */
+  onConnectionError?: (err: Error) => void
 }
 
 /** Channel names are fixed identifiers in our code, never user input; refuse anything else. */
@@ -51,104 +68,82 @@ export function migrationsFolder(): string {
 
 const drizzleOptions = { schema, casing: 'snake_case' as const }
 
-export class DataDirLockedError extends Error {}
+/** pg client settings for a target, without timeouts (those are the pool's). */
+export function clientConfig(target: ConnectionTarget): pg.ClientConfig {
+  return typeof target === 'string' ? { connectionString: target } : { ...target }
+}
+
+/** 'postgres://host:port/db' without credentials, or the embedded socket folder. */
+export function describeTarget(target: ConnectionTarget): string {
+  if (typeof target !== 'string') return `socket ${target.host}, base de datos ${target.database}`
+  try {
+    const url = new URL(target)
+    return `${url.hostname}:${url.port || 5432}${url.pathname}`
+  } catch {
+    return 'DATABASE_URL'
+  }
+}
+
+/** Migrates, one process at a time: several processes starting together wait on an advisory lock. */
+export async function runMigrations(pool: pg.Pool, folder = migrationsFolder()): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('select pg_advisory_lock(727274)')
+    try {
+      await migrate(drizzle(client, drizzleOptions) as never, { migrationsFolder: folder })
+    } finally {
+      await client.query('select pg_advisory_unlock(727274)').catch(() => {})
+    }
+  } finally {
+    client.release()
+  }
+}
+
+/** Runs the migrations of `folder` on a database, on a connection of its own. */
+export async function migrateTarget(target: ConnectionTarget, folder = migrationsFolder()): Promise<void> {
+  const pool = new pg.Pool({ ...clientConfig(target), max: 1 })
+  pool.on('error', () => {})
+  try {
+    await runMigrations(pool, folder)
+  } finally {
+    await pool.end()
+  }
+}
 
 /**
- * DECISIONS R, embedded safety: one process owns a PGlite data directory. The lock holds the owner's
- * pid; a lock left by a dead process is taken over.
+ * One pg pool and the Drizzle node-postgres driver, for the embedded server and DATABASE_URL alike
+ * (DECISIONS D15). A connection that PostgreSQL terminates (a restart, a failover, pg_terminate_backend, a
+ * proxy's idle timeout) is dropped from the pool and reported, never an unhandled 'error' that kills the
+ * process; requests meanwhile fail fast and answer 503.
  */
-function acquireLock(dataDir: string): () => void {
-  const lockPath = path.join(dataDir, 'server.lock')
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx')
-      writeSync(fd, String(process.pid))
-      closeSync(fd)
-      return () => {
-        try {
-          unlinkSync(lockPath)
-        } catch {
-          /* already gone */
-        }
-      }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-      const pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10)
-      if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) {
-        throw new DataDirLockedError(
-          `La carpeta de datos ${dataDir} ya está en uso por otro proceso (pid ${pid}). ` +
-            'Detén ese servidor o usa otra carpeta con DATA_DIR.',
-        )
-      }
-      unlinkSync(lockPath)
-    }
-  }
-  throw new DataDirLockedError(`No se pudo bloquear la carpeta de datos ${dataDir}`)
-}
-
-function isAlive(pid: number): boolean {
+export async function openDatabase(target: ConnectionTarget, options: OpenOptions = {}): Promise<Database> {
+  const timeout = options.statementTimeoutMs ?? 5000
+  const onError = options.onConnectionError ?? (() => {})
+  const pool = new pg.Pool({
+    ...clientConfig(target),
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    application_name: 'viviendas-api',
+    ...(timeout > 0 ? { statement_timeout: timeout, query_timeout: timeout + 1000 } : {}),
+    // A transaction left open by a bug never holds its locks for long.
+    idle_in_transaction_session_timeout: 30_000,
+  })
+  // An idle client whose connection dies is removed by the pool, which then emits this.
+  pool.on('error', onError)
   try {
-    process.kill(pid, 0)
-    return true
+    if (options.migrate ?? true) await runMigrations(pool)
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/** Embedded PostgreSQL; `dataDir` null keeps it in memory (tests). */
-export async function openPglite(dataDir: string | null): Promise<Database> {
-  let release = () => {}
-  let target: string | undefined
-  if (dataDir) {
-    await mkdir(dataDir, { recursive: true })
-    release = acquireLock(dataDir)
-    target = path.join(dataDir, 'pgdata')
-  }
-  try {
-    const client = await PGlite.create(target, { extensions: { unaccent, pg_trgm } })
-    const db = drizzlePglite(client, drizzleOptions) as unknown as Db
-    await migratePglite(db as never, { migrationsFolder: migrationsFolder() })
-    return {
-      db,
-      engine: 'pglite',
-      // The same instance delivers its own committed NOTIFYs: one process owns the data directory.
-      listen: async (channel, onPayload) => {
-        const stop = await client.listen(checkChannel(channel), onPayload)
-        return async () => {
-          if (!client.closed) await stop()
-        }
-      },
-      async close() {
-        try {
-          await client.close()
-        } finally {
-          release()
-        }
-      },
-    }
-  } catch (err) {
-    release()
+    await pool.end().catch(() => {})
     throw err
   }
-}
-
-/** Real PostgreSQL (DATABASE_URL). */
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize })
-  const db = drizzlePg(pool, drizzleOptions) as unknown as Db
-  // Concurrent processes starting together: one migrates, the others wait on the advisory lock.
-  const lockClient = await pool.connect()
-  try {
-    await lockClient.query('select pg_advisory_lock(727274)')
-    await migratePg(db as never, { migrationsFolder: migrationsFolder() })
-  } finally {
-    await lockClient.query('select pg_advisory_unlock(727274)').catch(() => {})
-    lockClient.release()
-  }
+  const db = drizzle(pool, drizzleOptions) as unknown as Db
   return {
     db,
-    engine: 'postgres',
-    listen: (channel, onPayload) => listenPostgres(url, checkChannel(channel), onPayload),
+    pool,
+    describe: describeTarget(target),
+    listen: (channel, onPayload, onReconnect) => listenOn(target, checkChannel(channel), onPayload, onReconnect, onError),
     async close() {
       await pool.end()
     },
@@ -156,36 +151,54 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
 }
 
 /**
- * LISTEN on a dedicated connection (a pooled one would be handed to other queries). When the connection
- * drops (a server restart), it reconnects every few seconds; meanwhile the 15 s poll still serves.
+ * LISTEN on a dedicated connection (a pooled one would be handed to other queries). When it drops it
+ * reconnects with a doubling pause (0.5 s up to 30 s) and listens again; `onReconnect` then says that
+ * NOTIFYs may have been missed.
  */
-async function listenPostgres(url: string, channel: string, onPayload: (payload: string) => void): Promise<Unlisten> {
+async function listenOn(
+  target: ConnectionTarget,
+  channel: string,
+  onPayload: (payload: string) => void,
+  onReconnect: (() => void) | undefined,
+  onError: (err: Error) => void,
+): Promise<Unlisten> {
   let stopped = false
   let client: pg.Client | undefined
   let retry: NodeJS.Timeout | undefined
+  let delay = 500
 
   const scheduleRetry = () => {
     if (stopped || retry) return
     retry = setTimeout(() => {
       retry = undefined
-      connect().catch(scheduleRetry)
-    }, 3000)
+      connect().then(
+        () => {
+          delay = 500
+          onReconnect?.()
+        },
+        () => {
+          delay = Math.min(delay * 2, 30_000)
+          scheduleRetry()
+        },
+      )
+    }, delay)
     retry.unref()
   }
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url })
+    const next = new pg.Client({ ...clientConfig(target), connectionTimeoutMillis: 5000, keepAlive: true })
     next.on('notification', (message) => {
       if (message.channel === channel) onPayload(message.payload ?? '')
     })
-    const lost = () => {
+    const lost = (err?: Error) => {
       if (client !== next) return
       client = undefined
+      if (err) onError(err)
       next.end().catch(() => {})
       scheduleRetry()
     }
     next.on('error', lost)
-    next.on('end', lost)
+    next.on('end', () => lost())
     client = next
     try {
       await next.connect()

@@ -230,6 +230,7 @@ export const documentosUsuario = pgTable(
   {
     id: serial().primaryKey(),
     titulo: varchar({ length: 120 }).notNull(),
+    /** An external http(s) URL (SPEC); null when the file is an upload (the `uploads` row points here, D8). */
     archivoUrl: text(),
     fecha: timestamp({ withTimezone: true }).notNull(),
     usuarioId: integer()
@@ -239,8 +240,12 @@ export const documentosUsuario = pgTable(
   },
   (t) => [
     index('documentos_usuario_usuario_idx').on(t.usuarioId, t.fecha),
+    /** Every reachable resident's documents, newest first (D13). */
+    index('documentos_usuario_fecha_idx').on(t.fecha, t.id),
     /** DECISIONS D3: the PIR document is found by its normalised title. */
     index('documentos_usuario_pir_idx').on(t.usuarioId, t.fecha).where(sql`upper(trim(${t.titulo})) = 'PIR'`),
+    /** DECISIONS A4: `q` searches the título case- and accent-insensitively. */
+    index('documentos_usuario_titulo_trgm_idx').using('gin', sql`f_unaccent(lower(${t.titulo})) gin_trgm_ops`),
   ],
 )
 
@@ -258,7 +263,13 @@ export const cajaUsuario = pgTable(
     ...timestamps,
   },
   (t) => [
-    index('caja_usuario_usuario_idx').on(t.usuarioId, t.fecha),
+    /**
+     * One resident's ledger in its order (fecha, id), covering the amount: the page, the balance, the
+     * opening balance and the running balance are index-only range scans of this index (README: Performance).
+     */
+    index('caja_usuario_ledger_idx').on(t.usuarioId, t.fecha, t.id, t.cantidad),
+    /** The movements of every resident a worker reaches, newest first (D13: a page never sorts the whole table). */
+    index('caja_usuario_fecha_idx').on(t.fecha, t.id),
     check('caja_usuario_cantidad_check', sql`${t.cantidad} <> 0`),
   ],
 )
@@ -276,6 +287,11 @@ export const notificaciones = pgTable(
       .references(() => trabajadores.id, { onDelete: 'cascade' }),
     /** DECISIONS D3: once per worker, resident, state and expiry date, even with many processes. */
     dedupeKey: varchar({ length: 200 }),
+    /**
+     * Dismissed (SPEC §4) by its worker. The row stays, so its dedupe key keeps saying it was sent: a
+     * dismissed PIR warning does not come back the next day.
+     */
+    descartadaEn: timestamp({ withTimezone: true }),
   },
   (t) => [
     index('notificaciones_trabajador_idx').on(t.trabajadorId, t.fechaNotificacion),
@@ -283,18 +299,24 @@ export const notificaciones = pgTable(
   ],
 )
 
-/** DECISIONS L1-L3: append-only activity log written by the server. */
+/**
+ * DECISIONS L1-L3: the activity log, written by the server and append-only. No foreign keys: deleting a
+ * worker or a home never rewrites an entry (L2), so the names are kept beside the ids; a trigger
+ * (migration 0004) refuses UPDATE and DELETE.
+ */
 export const logs = pgTable(
   'logs',
   {
     id: serial().primaryKey(),
     fecha: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    trabajadorId: integer().references(() => trabajadores.id, { onDelete: 'set null' }),
-    /** Who, kept even when the worker is deleted later. */
+    trabajadorId: integer(),
+    /** Who, kept as it was when the entry was written. */
     trabajadorEmail: varchar({ length: 254 }),
+    trabajadorNombre: varchar({ length: 200 }),
     accion: varchar({ length: 100 }).notNull(),
     url: varchar({ length: 300 }).notNull().default(''),
-    viviendaId: integer().references(() => viviendas.id, { onDelete: 'set null' }),
+    viviendaId: integer(),
+    viviendaNombre: varchar({ length: 200 }),
     usuarioId: integer(),
     tipo: varchar({ length: 10 }).notNull().default('info'),
     descripcion: text().notNull().default(''),
@@ -302,21 +324,42 @@ export const logs = pgTable(
     datos: jsonb(),
   },
   (t) => [
-    index('logs_fecha_idx').on(t.fecha),
-    index('logs_trabajador_idx').on(t.trabajadorId, t.fecha),
-    index('logs_vivienda_idx').on(t.viviendaId),
+    index('logs_fecha_idx').on(t.fecha, t.id),
+    // The logs screen filters by worker or by home, newest first.
+    index('logs_trabajador_fecha_idx').on(t.trabajadorId, t.fecha),
+    index('logs_vivienda_fecha_idx').on(t.viviendaId, t.fecha),
   ],
 )
 
-/** DECISIONS S5: uploaded files, stored under a random name outside the web root. */
-export const uploads = pgTable('uploads', {
-  id: uuid().primaryKey().defaultRandom(),
-  nombreOriginal: varchar({ length: 255 }).notNull(),
-  mime: varchar({ length: 100 }).notNull(),
-  tamano: integer().notNull(),
-  trabajadorId: integer().references(() => trabajadores.id, { onDelete: 'set null' }),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-})
+/**
+ * DECISIONS S5, D8: uploaded files, stored under DATA_DIR/uploads with their random id as the file name.
+ * A file belongs to its uploader until it is attached to one record (a document or a cash movement);
+ * from then on it is seen by whoever sees that record, and it goes with it (the foreign keys cascade;
+ * the file on disk is removed after the commit, and by the daily sweep if that was missed).
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    nombreOriginal: varchar({ length: 255 }).notNull(),
+    mime: varchar({ length: 100 }).notNull(),
+    tamano: integer().notNull(),
+    /** Hex SHA-256 of the content, checked again by a restore. */
+    sha256: varchar({ length: 64 }).notNull(),
+    /** The uploader (owner while unattached). */
+    trabajadorId: integer().references(() => trabajadores.id, { onDelete: 'set null' }),
+    documentoId: integer().references(() => documentosUsuario.id, { onDelete: 'cascade' }),
+    movimientoId: integer().references(() => cajaUsuario.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One file per record, and a file on one record at most.
+    uniqueIndex('uploads_documento_unique').on(t.documentoId),
+    uniqueIndex('uploads_movimiento_unique').on(t.movimientoId),
+    check('uploads_un_adjunto_check', sql`num_nonnulls(${t.documentoId}, ${t.movimientoId}) <= 1`),
+    index('uploads_sueltos_idx').on(t.createdAt).where(sql`${t.documentoId} is null and ${t.movimientoId} is null`),
+  ],
+)
 
 /** DECISIONS S4: one-time password reset links (only the hash of the token is kept). */
 export const passwordResets = pgTable(

@@ -14,14 +14,7 @@ export interface Actor {
 
 export const isSuper = (actor: Actor) => actor.rol === 'SUPERADMIN'
 
-/**
- * Companies whose data the actor reaches (DECISIONS P1): null means all (SUPERADMIN).
- */
-export function scopeEmpresaIds(actor: Actor): number[] | null {
-  return isSuper(actor) ? null : actor.empresaIds
-}
-
-/** True when the actor reaches a record of this company. */
+/** True when the actor reaches a record of this company (for ids that arrive in a body). */
 export function reachesEmpresa(actor: Actor, empresaId: number | null | undefined): boolean {
   if (isSuper(actor)) return true
   return empresaId != null && actor.empresaIds.includes(empresaId)

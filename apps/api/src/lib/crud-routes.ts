@@ -1,19 +1,30 @@
-import { type Action, errorBodySchema, idParamsSchema, type Resource } from '@vb/shared'
+import { type Action, errorBodySchema, idParamsSchema, type ListPage, type Resource } from '@vb/shared'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import type { AppDeps } from '../app'
+import type { AppDeps } from '../deps'
 import { actorOf } from '../plugins/auth'
 import { requirePermission } from '../plugins/permissions'
 import type { Actor } from './actor'
-import { type ListResult, sendList } from './paging'
+import { sendList } from './paging'
+
+/** What a write knows about the request besides its body. */
+export interface WriteContext {
+  /** The version the client read (`If-Match`): a stale one answers 409 where the resource checks it. */
+  ifMatch?: string
+}
 
 /** What a resource's service offers to the uniform CRUD routes. */
-export interface CrudService<E, Q, C, U> {
-  list(deps: AppDeps, actor: Actor, query: Q): Promise<ListResult<E>>
+export interface CrudService<E, Q, C, U, L = E> {
+  list(deps: AppDeps, actor: Actor, query: Q): Promise<ListPage<L>>
   get(deps: AppDeps, actor: Actor, id: number): Promise<E>
   create(deps: AppDeps, actor: Actor, input: C): Promise<E>
-  update(deps: AppDeps, actor: Actor, id: number, input: U): Promise<E>
-  remove(deps: AppDeps, actor: Actor, id: number): Promise<void>
+  update(deps: AppDeps, actor: Actor, id: number, input: U, context: WriteContext): Promise<E>
+  remove(deps: AppDeps, actor: Actor, id: number, context: WriteContext): Promise<void>
+}
+
+function writeContext(headers: Record<string, string | string[] | undefined>): WriteContext {
+  const ifMatch = headers['if-match']
+  return typeof ifMatch === 'string' && ifMatch ? { ifMatch } : {}
 }
 
 export const errorResponses = {
@@ -22,6 +33,7 @@ export const errorResponses = {
   403: errorBodySchema,
   404: errorBodySchema,
   409: errorBodySchema,
+  503: errorBodySchema,
 }
 
 /**
@@ -29,12 +41,21 @@ export const errorResponses = {
  * (JSON array, `X-Total-Count` when paged), GET one, POST (201), PATCH, DELETE (204). Every route declares
  * its schemas (validation, serialisation, OpenAPI) and checks the role matrix before validating the body.
  */
-export function registerCrud<ES extends z.ZodType, QS extends z.ZodType, CS extends z.ZodType, US extends z.ZodType>(
+export function registerCrud<
+  ES extends z.ZodType,
+  QS extends z.ZodType,
+  CS extends z.ZodType,
+  US extends z.ZodType,
+  LS extends z.ZodType = ES,
+>(
   app: FastifyInstance,
   def: {
     resource: Resource
-    schemas: { entity: ES; listQuery: QS; create: CS; update: US }
-    service: CrudService<z.output<ES>, z.output<QS>, z.output<CS>, z.output<US>>
+    /** `listItem`: a list row's shape when it carries more than the entity (a balance, a badge). */
+    schemas: { entity: ES; listQuery: QS; create: CS; update: US; listItem?: LS }
+    service: CrudService<z.output<ES>, z.output<QS>, z.output<CS>, z.output<US>, z.output<LS>>
+    /** OpenAPI descriptions per route (what the list's headers carry, how versions work…). */
+    docs?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'remove', string>>
   },
 ): void {
   const { deps } = app
@@ -42,7 +63,7 @@ export function registerCrud<ES extends z.ZodType, QS extends z.ZodType, CS exte
   // resolve reply types through these generic schemas, so the validated inputs are typed here instead.
   const r = app
   type IdParams = { Params: { id: number } }
-  const { resource, schemas, service } = def
+  const { resource, schemas, service, docs = {} } = def
   const tags = [resource]
   const path = `/${resource}`
   const allowed = (action: Action) => requirePermission(resource, action)
@@ -51,18 +72,20 @@ export function registerCrud<ES extends z.ZodType, QS extends z.ZodType, CS exte
     path,
     {
       preValidation: allowed('list'),
-      schema: { tags, querystring: schemas.listQuery, response: { 200: z.array(schemas.entity), ...errorResponses } },
+      schema: {
+        tags,
+        description: docs.list,
+        querystring: schemas.listQuery,
+        response: { 200: z.array(schemas.listItem ?? schemas.entity), ...errorResponses },
+      },
     },
-    async (request, reply) => {
-      const query = request.query as z.output<QS> & { page?: number }
-      return sendList(reply, query, await service.list(deps, actorOf(request), query))
-    },
+    async (request, reply) => sendList(reply, await service.list(deps, actorOf(request), request.query as z.output<QS>)),
   )
   r.get<IdParams>(
     `${path}/:id`,
     {
       preValidation: allowed('list'),
-      schema: { tags, params: idParamsSchema, response: { 200: schemas.entity, ...errorResponses } },
+      schema: { tags, description: docs.get, params: idParamsSchema, response: { 200: schemas.entity, ...errorResponses } },
     },
     async (request) => service.get(deps, actorOf(request), request.params.id),
   )
@@ -70,7 +93,7 @@ export function registerCrud<ES extends z.ZodType, QS extends z.ZodType, CS exte
     path,
     {
       preValidation: allowed('create'),
-      schema: { tags, body: schemas.create, response: { 201: schemas.entity, ...errorResponses } },
+      schema: { tags, description: docs.create, body: schemas.create, response: { 201: schemas.entity, ...errorResponses } },
     },
     async (request, reply) => reply.code(201).send(await service.create(deps, actorOf(request), request.body as z.output<CS>)),
   )
@@ -78,18 +101,25 @@ export function registerCrud<ES extends z.ZodType, QS extends z.ZodType, CS exte
     `${path}/:id`,
     {
       preValidation: allowed('update'),
-      schema: { tags, params: idParamsSchema, body: schemas.update, response: { 200: schemas.entity, ...errorResponses } },
+      schema: {
+        tags,
+        description: docs.update,
+        params: idParamsSchema,
+        body: schemas.update,
+        response: { 200: schemas.entity, ...errorResponses },
+      },
     },
-    async (request) => service.update(deps, actorOf(request), request.params.id, request.body as z.output<US>),
+    async (request) =>
+      service.update(deps, actorOf(request), request.params.id, request.body as z.output<US>, writeContext(request.headers)),
   )
   r.delete<IdParams>(
     `${path}/:id`,
     {
       preValidation: allowed('delete'),
-      schema: { tags, params: idParamsSchema, response: { 204: z.null(), ...errorResponses } },
+      schema: { tags, description: docs.remove, params: idParamsSchema, response: { 204: z.null(), ...errorResponses } },
     },
     async (request, reply) => {
-      await service.remove(deps, actorOf(request), request.params.id)
+      await service.remove(deps, actorOf(request), request.params.id, writeContext(request.headers))
       return reply.code(204).send(null)
     },
   )

@@ -17,12 +17,30 @@ export async function announce(db: DbOrTx, trabajadorId: number, what: { notific
   await db.execute(sql`select pg_notify(${NOTIFICACIONES_CHANNEL}, ${payload})`)
 }
 
+/** Announces many new notifications in one statement (in the caller's transaction: only on commit). */
+export async function announceNotificaciones(
+  db: DbOrTx,
+  created: ReadonlyArray<{ trabajadorId: number; notificacionId: number }>,
+): Promise<void> {
+  if (!created.length) return
+  const payloads = sql.join(
+    created.map((c) => sql`${`${c.trabajadorId}:${c.notificacionId}`}`),
+    sql`, `,
+  )
+  await db.execute(sql`select pg_notify(${NOTIFICACIONES_CHANNEL}, p) from unnest(array[${payloads}]::text[]) as p`)
+}
+
 export interface StreamSubscriber {
   /** A notification for this worker was committed (by this or any other API process). */
   onNotificacion(id: number): void
-  /** The worker's tokens were revoked, or the server is shutting down: end the stream. */
+  /** The LISTEN connection was lost and is back: notifications may have been missed, re-read the list. */
+  onResync(): void
+  /** The worker's tokens were revoked, too many streams are open, or the server is shutting down. */
   onEnd(): void
 }
+
+/** Issue 'faults' item 6: open streams per worker (tabs, phones); past it the oldest is closed. */
+export const MAX_STREAMS_PER_WORKER = 10
 
 /**
  * DECISIONS D9 and the scale-out row of DECISIONS R: new notifications travel through PostgreSQL
@@ -39,7 +57,11 @@ export class NotificationHub {
   /** Subscribes a stream; resolves once the LISTEN is in place, so nothing committed after it is missed. */
   async subscribe(trabajadorId: number, subscriber: StreamSubscriber): Promise<() => void> {
     if (this.stopped) throw new Error('El servidor se está cerrando')
-    this.listening ??= this.listen(NOTIFICACIONES_CHANNEL, (payload) => this.dispatch(payload))
+    this.listening ??= this.listen(
+      NOTIFICACIONES_CHANNEL,
+      (payload) => this.dispatch(payload),
+      () => this.resync(),
+    )
     try {
       await this.listening
     } catch (err) {
@@ -52,6 +74,12 @@ export class NotificationHub {
       this.subscribers.set(trabajadorId, set)
     }
     set.add(subscriber)
+    // A Set keeps insertion order: the first is the oldest.
+    while (set.size > MAX_STREAMS_PER_WORKER) {
+      const oldest = set.values().next().value as StreamSubscriber
+      set.delete(oldest)
+      oldest.onEnd()
+    }
     return () => {
       set.delete(subscriber)
       if (!set.size && this.subscribers.get(trabajadorId) === set) this.subscribers.delete(trabajadorId)
@@ -73,6 +101,10 @@ export class NotificationHub {
     const listening = this.listening
     this.listening = undefined
     if (listening) await (await listening.catch(() => null))?.()
+  }
+
+  private resync() {
+    for (const set of this.subscribers.values()) for (const subscriber of [...set]) subscriber.onResync()
   }
 
   private dispatch(payload: string) {

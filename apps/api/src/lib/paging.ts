@@ -1,23 +1,16 @@
-import { DEFAULT_PAGE_SIZE } from '@vb/shared'
+import type { ListPage } from '@vb/shared'
 import { type AnyColumn, asc, desc, type SQL, sql } from 'drizzle-orm'
 import type { FastifyReply } from 'fastify'
 
-export interface ListResult<T> {
-  items: T[]
-  total: number
-}
-
-/** DECISIONS A4: `page` from 1; without `page` the whole (permitted, filtered) list comes back. */
-export function pageWindow(query: { page?: number; pageSize?: number }): { limit?: number; offset?: number } {
-  if (!query.page) return query.pageSize ? { limit: query.pageSize } : {}
-  const size = query.pageSize ?? DEFAULT_PAGE_SIZE
-  return { limit: size, offset: (query.page - 1) * size }
-}
-
-/** Sends a list as a JSON array; with `page`, the total goes in `X-Total-Count`. */
-export function sendList<T>(reply: FastifyReply, query: { page?: number }, result: ListResult<T>): T[] {
-  if (query.page) reply.header('X-Total-Count', String(result.total))
-  return result.items
+/**
+ * Sends a list page as SPEC's JSON array; the total goes in `X-Total-Count` (DECISIONS A4), and
+ * `X-Total-Count-Exact: false` when it was capped (D13); a list's own figures (a balance) in its headers.
+ */
+export function sendList<T>(reply: FastifyReply, page: ListPage<T>): T[] {
+  reply.header('X-Total-Count', String(page.total))
+  if (!page.exact) reply.header('X-Total-Count-Exact', 'false')
+  for (const [name, value] of Object.entries(page.headers ?? {})) reply.header(name, value)
+  return page.items
 }
 
 /** Case- and accent-insensitive sort key (DECISIONS A4), matching the `f_unaccent(lower(..))` indexes. */

@@ -1,12 +1,25 @@
-import type { Rol } from '@vb/shared'
+import type { Action, Resource, Rol } from '@vb/shared'
+import { eq } from 'drizzle-orm'
 import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { trabajadorEmpresas } from '../db/schema'
+import { trabajadorEmpresas, uploads } from '../db/schema'
+import { samplePng } from '../lib/sample-files'
+import { resourceRules } from '../lib/scope'
 import { buildTestApp, type TestApp, type TestWorker } from '../test/build-test-app'
-import { makeContacto, makeEmpresa, makeNif, makeUsuario, makeVivienda } from '../test/factories'
+import {
+  makeContacto,
+  makeDocumento,
+  makeEmpresa,
+  makeMovimientoCaja,
+  makeNif,
+  makeUsuario,
+  makeVivienda,
+} from '../test/factories'
+import { multipart } from '../test/files'
 
 /**
- * SPEC §6 and DECISIONS P1-P2 as a table: every endpoint of companies, homes, residents and contacts, for each
+ * SPEC §6 and DECISIONS P1-P2 as a table: every endpoint of companies, homes, residents, contacts, resident
+ * documents, cash movements and the files attached to them, for each
  * role, on a record of the worker's own company ('propia') and of another company ('ajena'). Each cell is
  * the exact status; for lists, whether the record is in the answer. Every cell works on fresh records.
  */
@@ -64,6 +77,21 @@ const contactBody = (empresaId: number) => ({
   empresaId,
 })
 
+const documento = async (ctx: Ctx) => makeDocumento(t.db, (await resident(ctx)).id)
+const movimiento = async (ctx: Ctx) => makeMovimientoCaja(t.db, (await resident(ctx)).id)
+/** A file the worker uploaded, attached (by the database, as a colleague would) to a record of the cell's company. */
+async function attachedFile(ctx: Ctx, to: 'documento' | 'movimiento'): Promise<string> {
+  const res = await t.as(ctx.worker, {
+    method: 'POST',
+    url: '/api/uploads',
+    ...multipart({ filename: 'f.png', content: samplePng() }),
+  })
+  const { id } = res.json() as { id: string }
+  const record = to === 'documento' ? { documentoId: (await documento(ctx)).id } : { movimientoId: (await movimiento(ctx)).id }
+  await t.db.update(uploads).set(record).where(eq(uploads.id, id))
+  return id
+}
+
 const ALL_SEE: Row = { SUPERADMIN: ['ve', 've'], ADMIN: ['ve', 'no ve'], EMPLEADO: ['ve', 'no ve'] }
 const OWN_ONLY = (status: number): Row => ({ SUPERADMIN: [status, status], ADMIN: [status, 404], EMPLEADO: [status, 404] })
 
@@ -113,7 +141,8 @@ const cases: Case[] = [
     prepare: async (ctx) => ({
       request: { method: 'POST', url: '/api/viviendas', payload: { nombre: 'Calle Matriz 1', empresaId: ctx.empresaId } },
     }),
-    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [403, 403] },
+    // Another company's id in a body is answered like a missing one (400 on the field): nothing tells it exists.
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 400], EMPLEADO: [403, 403] },
   },
   {
     endpoint: 'PATCH /api/viviendas/:id',
@@ -131,7 +160,7 @@ const cases: Case[] = [
         payload: { empresaId: ctx.empresaId },
       },
     }),
-    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 403], EMPLEADO: [403, 403] },
+    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 400], EMPLEADO: [403, 403] },
   },
   {
     endpoint: 'DELETE /api/viviendas/:id',
@@ -223,7 +252,7 @@ const cases: Case[] = [
   {
     endpoint: 'POST /api/contactos',
     prepare: async (ctx) => ({ request: { method: 'POST', url: '/api/contactos', payload: contactBody(ctx.empresaId) } }),
-    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [201, 403] },
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 400], EMPLEADO: [201, 400] },
   },
   {
     endpoint: 'PATCH /api/contactos/:id',
@@ -243,6 +272,125 @@ const cases: Case[] = [
     }),
     expected: OWN_ONLY(204),
   },
+
+  // Resident header by NIF (SPEC §2.14, §2.15): any case; another company's resident is 404.
+  {
+    endpoint: 'GET /api/usuarios/nif/:nif',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/usuarios/nif/${(await resident(ctx)).nif.toLowerCase()}` } }),
+    expected: OWN_ONLY(200),
+  },
+
+  // Resident documents (DECISIONS P1: the documents of residents of the worker's companies).
+  {
+    endpoint: 'GET /api/documentos-usuario',
+    prepare: async (ctx) => ({
+      request: { method: 'GET', url: '/api/documentos-usuario?pageSize=100' },
+      listed: (await documento(ctx)).id,
+    }),
+    expected: ALL_SEE,
+  },
+  {
+    endpoint: 'GET /api/documentos-usuario?nif=',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/documentos-usuario?nif=${(await resident(ctx)).nif}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'GET /api/documentos-usuario/:id',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/documentos-usuario/${(await documento(ctx)).id}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'POST /api/documentos-usuario',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'POST',
+        url: '/api/documentos-usuario',
+        payload: {
+          titulo: 'Informe',
+          archivoUrl: 'https://e.es/i.pdf',
+          fecha: '2026-11-20',
+          usuarioId: (await resident(ctx)).id,
+        },
+      },
+    }),
+    expected: OWN_ONLY(201),
+  },
+  {
+    endpoint: 'PATCH /api/documentos-usuario/:id',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'PATCH',
+        url: `/api/documentos-usuario/${(await documento(ctx)).id}`,
+        payload: { titulo: 'Renombrado' },
+      },
+    }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'DELETE /api/documentos-usuario/:id',
+    prepare: async (ctx) => ({ request: { method: 'DELETE', url: `/api/documentos-usuario/${(await documento(ctx)).id}` } }),
+    expected: OWN_ONLY(204),
+  },
+
+  // Cash movements (DECISIONS P1, A6).
+  {
+    endpoint: 'GET /api/caja-usuario',
+    prepare: async (ctx) => ({
+      request: { method: 'GET', url: '/api/caja-usuario?pageSize=100' },
+      listed: (await movimiento(ctx)).id,
+    }),
+    expected: ALL_SEE,
+  },
+  {
+    endpoint: 'GET /api/caja-usuario?nif=',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/caja-usuario?nif=${(await resident(ctx)).nif}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'GET /api/caja-usuario/:id',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/caja-usuario/${(await movimiento(ctx)).id}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'GET /api/caja-usuario/extracto',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/caja-usuario/extracto?nif=${(await resident(ctx)).nif}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'POST /api/caja-usuario',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'POST',
+        url: '/api/caja-usuario',
+        payload: { concepto: 'Farmacia', cantidad: '-3,20', fecha: '2026-11-20', usuarioId: (await resident(ctx)).id },
+      },
+    }),
+    expected: OWN_ONLY(201),
+  },
+  {
+    endpoint: 'PATCH /api/caja-usuario/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'PATCH', url: `/api/caja-usuario/${(await movimiento(ctx)).id}`, payload: { cantidad: '7,10' } },
+    }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'DELETE /api/caja-usuario/:id',
+    prepare: async (ctx) => ({ request: { method: 'DELETE', url: `/api/caja-usuario/${(await movimiento(ctx)).id}` } }),
+    expected: OWN_ONLY(204),
+  },
+
+  // Files attached to those records (DECISIONS S5): seen as their record is.
+  {
+    endpoint: 'GET /api/uploads/:id (documento)',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/uploads/${await attachedFile(ctx, 'documento')}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'GET /api/uploads/:id (movimiento)',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/uploads/${await attachedFile(ctx, 'movimiento')}` } }),
+    expected: OWN_ONLY(200),
+  },
 ]
 
 const cells = cases.flatMap((c) =>
@@ -250,6 +398,37 @@ const cells = cases.flatMap((c) =>
     (['propia', 'ajena'] as const).map((ambito, i) => ({ c, rol, ambito, outcome: c.expected[rol][i] as Outcome })),
   ),
 )
+
+/** The resource and action an endpoint needs, as the scope module names them. */
+function ruleOf(endpoint: string): { resource: Resource; action: Action } {
+  const [method, full] = endpoint.split(' ') as [string, string]
+  const url = full.split('?')[0] as string
+  // A file is seen as the record it is attached to (lib/scope.ts uploadVisible).
+  const resource = (url.split('/')[2] === 'uploads' ? 'documentos-usuario' : url.split('/')[2]) as Resource
+  const subresource = url.split('/').length > 4
+  const action: Action =
+    method === 'GET' ? 'list' : method === 'PATCH' || subresource ? 'update' : method === 'POST' ? 'create' : 'delete'
+  return { resource, action }
+}
+
+/** SPEC §8 gives these refusals of a foreign target their own 403 message (DECISIONS A3's exception). */
+const SPEC_403 = new Set([
+  'PATCH /api/usuarios/:id {viviendaId: destino}',
+  'POST /api/usuarios/:id/viviendas/:viviendaId (destino)',
+  'POST /api/usuarios',
+])
+
+describe('the table agrees with the scope module (lib/scope.ts resourceRules)', () => {
+  it.each(cells.map((cell) => [cell.c.endpoint, cell.rol, cell.ambito, cell] as const))(
+    '%s · %s · %s',
+    (endpoint, rol, _ambito, { outcome }) => {
+      const { resource, action } = ruleOf(endpoint)
+      const allowed = resourceRules[resource].actions[action].includes(rol)
+      if (!allowed) expect(outcome).toBe(403)
+      else if (!SPEC_403.has(endpoint)) expect(outcome).not.toBe(403)
+    },
+  )
+})
 
 describe('permission matrix (SPEC §6, DECISIONS P1-P2)', () => {
   it.each(cells.map((cell) => [cell.c.endpoint, cell.rol, cell.ambito, String(cell.outcome), cell] as const))(

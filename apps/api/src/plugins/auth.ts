@@ -1,4 +1,4 @@
-import { AppError, type Rol } from '@vb/shared'
+import { AppError, MAX_ID, type Rol } from '@vb/shared'
 import { eq, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/client'
@@ -10,8 +10,11 @@ declare module 'fastify' {
     actor: Actor | null
   }
   interface FastifyContextConfig {
-    /** 'public': no token; 'temporal': allowed with a temporary password (DECISIONS P4). */
-    auth?: 'public' | 'temporal'
+    /**
+     * 'required' (every /api route unless it says otherwise), 'public' (no token) or 'temporal' (allowed
+     * with a temporary password, DECISIONS P4). Set on every route when it is registered.
+     */
+    auth?: 'public' | 'temporal' | 'required'
   }
 }
 
@@ -22,9 +25,8 @@ declare module '@fastify/jwt' {
   }
 }
 
-/** The worker behind a token, with its companies, in one query. */
-export async function loadActor(db: Db, id: number): Promise<(Actor & { activo: boolean; tokenVersion: number }) | null> {
-  const rows = await db
+function buildActorQuery(db: Db) {
+  return db
     .select({
       id: trabajadores.id,
       email: trabajadores.email,
@@ -39,7 +41,24 @@ export async function loadActor(db: Db, id: number): Promise<(Actor & { activo: 
       >`coalesce((select array_agg(te.empresa_id order by te.empresa_id) from trabajador_empresas te where te.trabajador_id = ${trabajadores.id}), '{}')`,
     })
     .from(trabajadores)
-    .where(eq(trabajadores.id, id))
+    .where(eq(trabajadores.id, sql.placeholder('id')))
+    .prepare('load_actor')
+}
+
+/**
+ * Every request runs this one: built once per database handle and sent as a named prepared statement,
+ * so neither Drizzle nor PostgreSQL plans it again on each call.
+ */
+const actorQueries = new WeakMap<Db, ReturnType<typeof buildActorQuery>>()
+
+/** The worker behind a token, with its companies, in one query. */
+export async function loadActor(db: Db, id: number): Promise<(Actor & { activo: boolean; tokenVersion: number }) | null> {
+  let query = actorQueries.get(db)
+  if (!query) {
+    query = buildActorQuery(db)
+    actorQueries.set(db, query)
+  }
+  const rows = await query.execute({ id })
   const row = rows[0]
   if (!row) return null
   return { ...row, rol: row.rol as Rol, empresaIds: (row.empresaIds ?? []).map(Number) }
@@ -48,14 +67,23 @@ export async function loadActor(db: Db, id: number): Promise<(Actor & { activo: 
 /**
  * Every /api route needs a valid bearer token unless its config says `auth: 'public'` (DECISIONS S2):
  * one algorithm, expiry, and a token version that a password change or deactivation invalidates.
+ * One door: the decision comes from the matched route's own configuration, fixed when the route is
+ * registered from its declared path, never from a prefix of the raw URL of a request.
  */
 export function registerAuth(app: FastifyInstance, db: Db): void {
   app.decorateRequest('actor', null)
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { auth?: 'public' | 'temporal' | 'required' }
+    if (!config.auth) {
+      // The API description (DECISIONS A1) and the web app's files are public: they hold no data.
+      const api = route.url.startsWith('/api/') && !route.url.startsWith('/api/docs')
+      route.config = { ...config, auth: api ? 'required' : 'public' } as typeof route.config
+    }
+  })
   app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
-    // The API description (DECISIONS A1) is public: it holds no data.
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return
     const mode = request.routeOptions.config?.auth
-    if (mode === 'public' || !request.routeOptions.url) return
+    // No route matched (the 404 handler answers) or a public one.
+    if (mode === undefined || mode === 'public') return
     let payload: { sub: string; tv: number }
     try {
       payload = await request.jwtVerify()
@@ -63,7 +91,7 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
       throw new AppError('UNAUTHENTICATED')
     }
     const id = Number(payload.sub)
-    const actor = Number.isInteger(id) ? await loadActor(db, id) : null
+    const actor = Number.isInteger(id) && id > 0 && id <= MAX_ID ? await loadActor(db, id) : null
     if (!actor?.activo || actor.tokenVersion !== payload.tv) throw new AppError('UNAUTHENTICATED')
     if (actor.passwordTemporal && mode !== 'temporal') throw new AppError('PASSWORD_CHANGE_REQUIRED')
     request.actor = actor

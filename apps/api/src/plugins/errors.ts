@@ -1,6 +1,7 @@
 import { AppError, defaultMessages, type ErrorBody, type ErrorCode, statusByCode } from '@vb/shared'
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { pgError } from '../lib/records'
 
 const contextMessages: Record<string, string> = {
   body: 'Revisa los datos del formulario.',
@@ -20,13 +21,37 @@ function body(code: ErrorCode, message?: string, fieldErrors?: Record<string, st
 
 /** PostgreSQL error code, read through Drizzle's wrapping (the driver error is the cause). */
 function pgCode(err: unknown): string | undefined {
+  return pgError(err).code
+}
+
+/** PostgreSQL states that mean "the database is away or overloaded", not "the request is wrong". */
+const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300|57014)$/
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ENOENT',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+])
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|connection error|Connection terminated due to connection timeout/i
+
+/**
+ * Issue 'faults' item 1: a failure to reach PostgreSQL (down, restarting, connections terminated, a
+ * statement or connection timeout) answers 503 SERVICE_UNAVAILABLE, never 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
   let e: unknown = err
-  for (let i = 0; i < 4 && e; i++) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
+  for (let i = 0; i < 5 && e; i++) {
+    const { code, message } = e as { code?: unknown; message?: unknown }
+    if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_ERRNOS.has(code))) return true
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true
     e = (e as { cause?: unknown }).cause
   }
-  return undefined
+  return false
 }
 
 /** Maps every failure to DECISIONS A3's body; 5xx never carry internals. */
@@ -35,6 +60,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     let out: ErrorBody
     if (err instanceof AppError) {
       out = err.toBody()
+      const wait = (err as { retryAfterSeconds?: number }).retryAfterSeconds
+      if (wait) reply.header('Retry-After', String(wait))
     } else if (hasZodFastifySchemaValidationErrors(err)) {
       const context = (err as { validationContext?: string }).validationContext ?? 'body'
       const fieldErrors: Record<string, string> = {}
@@ -61,6 +88,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       out = body('UNSUPPORTED_MEDIA_TYPE')
     } else if (err.statusCode === 429) {
       out = body('RATE_LIMITED')
+    } else if (isDatabaseUnavailable(err)) {
+      out = body('SERVICE_UNAVAILABLE')
+      reply.header('Retry-After', '30')
     } else if (pgCode(err) === '23505') {
       out = body('CONFLICT', 'Ya existe un registro con esos datos.')
     } else if (pgCode(err) === '23503') {
@@ -68,10 +98,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       out = body('VALIDATION_FAILED', 'La petición no es válida.')
     } else {
-      request.log.error({ err }, 'unhandled error')
       out = body('INTERNAL')
     }
-    if (out.statusCode >= 500 && err instanceof AppError) request.log.error({ err }, 'service error')
+    // A client's bad input is logged at info without a stack; the database being away, at warn; a
+    // failure of ours, at error with its stack and request id.
+    if (out.statusCode < 500) request.log.info({ statusCode: out.statusCode, code: out.code, msg: out.message }, 'client error')
+    else if (out.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: (err as Error).message }, 'database unavailable')
+    else request.log.error({ err }, 'unhandled error')
     return reply.code(out.statusCode).send(out)
   })
 }

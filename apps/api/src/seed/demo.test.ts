@@ -1,7 +1,12 @@
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { isPirTitle, pirStatus } from '@vb/shared'
-import { count } from 'drizzle-orm'
+import { count, eq, isNotNull } from 'drizzle-orm'
+import { fileTypeFromBuffer } from 'file-type'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Database, openPglite } from '../db/client'
+import type { Database } from '../db/client'
 import {
   cajaUsuario,
   contactos,
@@ -12,21 +17,25 @@ import {
   presupuestos,
   tareasTrabajador,
   trabajadores,
+  uploads,
   usuarios,
   viviendas,
 } from '../db/schema'
 import { verifyPassword } from '../lib/password'
+import { freshDatabase } from '../test/build-test-app'
 import { DEMO_PASSWORD, isEmpty, seedDemo } from './demo'
 
 let database: Database
 const now = new Date('2026-11-21T11:00:00Z')
+const uploadsDir = path.join(mkdtempSync(path.join(tmpdir(), 'vb-demo-')), 'uploads')
 beforeAll(async () => {
-  database = await openPglite(null)
+  database = await freshDatabase()
   expect(await isEmpty(database.db)).toBe(true)
-  await seedDemo(database.db, now)
+  await seedDemo(database.db, now, { uploadsDir })
 })
 afterAll(async () => {
   await database.close()
+  rmSync(path.dirname(uploadsDir), { recursive: true, force: true })
 })
 
 const total = async (table: Parameters<ReturnType<Database['db']['select']>['from']>[0]) =>
@@ -66,6 +75,37 @@ describe('demo data (DECISIONS R)', () => {
       ),
     )
     expect([...states].sort()).toEqual(['aviso', 'caducado', 'sinpir', 'vigente'])
+  })
+
+  it('has documents with uploaded files and movements with receipts: real PDF and PNG files, 0600, matching their rows', async () => {
+    const files = await database.db.select().from(uploads)
+    expect(files.filter((f) => f.documentoId !== null).length).toBeGreaterThanOrEqual(3)
+    expect(files.filter((f) => f.movimientoId !== null).length).toBeGreaterThanOrEqual(3)
+    expect(new Set(files.map((f) => f.mime))).toEqual(new Set(['application/pdf', 'image/png']))
+    for (const f of files) {
+      const file = path.join(uploadsDir, f.id)
+      const content = readFileSync(file)
+      expect(createHash('sha256').update(content).digest('hex')).toBe(f.sha256)
+      expect((await fileTypeFromBuffer(content))?.mime).toBe(f.mime)
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+    }
+    expect(statSync(uploadsDir).mode & 0o777).toBe(0o700)
+    // A document with an uploaded file keeps no external URL.
+    const withFile = await database.db
+      .select()
+      .from(documentosUsuario)
+      .where(eq(documentosUsuario.id, files.find((f) => f.documentoId)!.documentoId!))
+    expect(withFile[0]?.archivoUrl).toBeNull()
+  })
+
+  it('has the PIR warnings the server creates, for the workers of each resident’s company', async () => {
+    const pir = await database.db.select().from(notificaciones).where(isNotNull(notificaciones.dedupeKey))
+    expect(new Set(pir.map((n) => n.titulo))).toEqual(new Set(['PIR próximo a caducar', 'PIR caducado']))
+    expect(pir.every((n) => n.tipo === 'PIR' && /^pir:\d+:(aviso|caducado):\d{4}-\d{2}-\d{2}$/.test(n.dedupeKey ?? ''))).toBe(
+      true,
+    )
+    const empleado = (await database.db.select().from(trabajadores).where(eq(trabajadores.email, 'empleado@demo.es')))[0]!
+    expect(pir.some((n) => n.trabajadorId === empleado.id)).toBe(true)
   })
 
   it('has budgets in every state', async () => {

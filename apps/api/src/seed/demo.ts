@@ -1,6 +1,9 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import { nifCheckLetter } from '@vb/shared'
-import { count } from 'drizzle-orm'
-import type { Db } from '../db/client'
+import { count, sql } from 'drizzle-orm'
+import type { Db, DbOrTx, Tx } from '../db/client'
 import {
   cajaUsuario,
   contactos,
@@ -14,11 +17,20 @@ import {
   tareasTrabajador,
   trabajadorEmpresas,
   trabajadores,
+  uploads,
   usuarios,
   viviendas,
 } from '../db/schema'
+import { ensurePrivateDir } from '../lib/data-dir'
 import { hashPassword } from '../lib/password'
+import { samplePdf, samplePng } from '../lib/sample-files'
 import { createNotificaciones } from '../modules/notificaciones/notificaciones.service'
+import { notifyPir } from '../modules/pir/pir.service'
+
+/** Where the demo's uploaded files go (DATA_DIR/uploads); without it, the demo has no uploaded files. */
+export interface SeedOptions {
+  uploadsDir?: string
+}
 
 /** DECISIONS R: demo accounts, all with password Demo1234. */
 export const DEMO_PASSWORD = 'Demo1234'
@@ -61,7 +73,7 @@ export const DEMO_ACCOUNTS = [
   },
 ] as const
 
-export async function isEmpty(db: Db): Promise<boolean> {
+export async function isEmpty(db: DbOrTx): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(trabajadores)
   return Number(row?.n ?? 0) === 0
 }
@@ -133,12 +145,52 @@ function day(base: Date, offsetDays: number, hour = 10): Date {
  * states relative to `now`), documents, cash, contacts, calendar and worker tasks, budgets in every
  * state, notifications and logs.
  */
-export async function seedDemo(db: Db, now: Date = new Date()): Promise<void> {
+export async function seedDemo(db: Db, now: Date = new Date(), options: SeedOptions = {}): Promise<void> {
+  await db.transaction((tx) => seedInto(tx, now, options))
+}
+
+/**
+ * Loads the demo data if the database has no workers yet, and says whether it did. Several processes
+ * starting together on one database wait on an advisory lock, so only the first one seeds.
+ */
+export async function seedDemoIfEmpty(db: Db, now: Date = new Date(), options: SeedOptions = {}): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(727275)`)
+    if (!(await isEmpty(tx))) return false
+    await seedInto(tx, now, options)
+    return true
+  })
+}
+
+/**
+ * A real file in the uploads folder and its row, attached to a record (the demo's documents with uploaded
+ * files and movements with receipts, issue 9 item 7).
+ */
+async function seedFile(
+  tx: Tx,
+  dir: string,
+  file: { nombre: string; mime: string; content: Buffer; trabajadorId: number; createdAt: Date },
+  to: { documentoId: number } | { movimientoId: number },
+): Promise<void> {
+  const id = randomUUID()
+  await writeFile(path.join(dir, id), file.content, { mode: 0o600 })
+  await tx.insert(uploads).values({
+    id,
+    nombreOriginal: file.nombre,
+    mime: file.mime,
+    tamano: file.content.length,
+    sha256: createHash('sha256').update(file.content).digest('hex'),
+    trabajadorId: file.trabajadorId,
+    createdAt: file.createdAt,
+    ...to,
+  })
+}
+
+async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> {
   const random = rng(20261121)
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T
   const hash = await hashPassword(DEMO_PASSWORD)
-
-  await db.transaction(async (tx) => {
+  {
     const emp = await tx
       .insert(empresas)
       .values([
@@ -253,7 +305,7 @@ export async function seedDemo(db: Db, now: Date = new Date()): Promise<void> {
       if (i % 2 === 0)
         docs.push({ titulo: 'Contrato de alojamiento', fecha: day(now, -400 + i), usuarioId: r.id, archivoUrl: null })
     })
-    await tx.insert(documentosUsuario).values(docs)
+    const docRows = await tx.insert(documentosUsuario).values(docs).returning()
 
     const conceptos: Array<[string, string]> = [
       ['Ingreso pensión', '450.00'],
@@ -271,7 +323,39 @@ export async function seedDemo(db: Db, now: Date = new Date()): Promise<void> {
         cash.push({ concepto, cantidad, fecha: day(now, -k * 9 - (i % 7)), usuarioId: r.id })
       }
     })
-    await tx.insert(cajaUsuario).values(cash)
+    const cashRows = await tx.insert(cajaUsuario).values(cash).returning()
+
+    // Uploaded files: every fifth resident's social report is a PDF uploaded here (not a link), and the
+    // pharmacy and hairdresser movements of the first residents carry a receipt (a photo or a PDF).
+    if (options.uploadsDir) {
+      const dir = options.uploadsDir
+      ensurePrivateDir(dir, 0o700, () => {})
+      const uploader = workers.find((w) => w.email === 'empleado@demo.es')!
+      const informes = docRows.filter((d, i) => d.titulo === 'Informe social' && i % 5 === 0)
+      for (const d of informes) {
+        const r = residents.find((x) => x.id === d.usuarioId)!
+        const content = await samplePdf(['Informe social', `${r.nombre} ${r.apellidos}`, `NIF ${r.nif}`])
+        await tx.update(documentosUsuario).set({ archivoUrl: null }).where(sql`${documentosUsuario.id} = ${d.id}`)
+        await seedFile(
+          tx,
+          dir,
+          { nombre: 'informe-social.pdf', mime: 'application/pdf', content, trabajadorId: uploader.id, createdAt: d.fecha },
+          { documentoId: d.id },
+        )
+      }
+      const conRecibo = cashRows.filter((m) => ['Compra farmacia', 'Peluquería'].includes(m.concepto)).slice(0, 8)
+      for (const [k, m] of conRecibo.entries()) {
+        const file =
+          k % 2
+            ? { nombre: 'ticket.png', mime: 'image/png', content: samplePng(24, 32, [240, 240, 230]) }
+            : {
+                nombre: 'recibo.pdf',
+                mime: 'application/pdf',
+                content: await samplePdf(['Recibo', m.concepto, `${m.cantidad.replace('-', '').replace('.', ',')} €`]),
+              }
+        await seedFile(tx, dir, { ...file, trabajadorId: uploader.id, createdAt: m.fecha }, { movimientoId: m.id })
+      }
+    }
 
     await tx.insert(contactos).values([
       {
@@ -492,13 +576,6 @@ export async function seedDemo(db: Db, now: Date = new Date()): Promise<void> {
     for (const w of [superadmin, admin, empleado]) {
       notif.push(
         {
-          titulo: 'PIR próximo a caducar',
-          descripcion: `El PIR de ${residents[2]!.nombre} caduca en pocos días.`,
-          tipo: 'PIR',
-          trabajadorId: w.id,
-          fechaNotificacion: day(now, 0, 8),
-        },
-        {
           titulo: 'Nueva tarea asignada',
           descripcion: 'Tienes una tarea nueva: Revisar botiquín.',
           tipo: 'TAREA',
@@ -515,6 +592,8 @@ export async function seedDemo(db: Db, now: Date = new Date()): Promise<void> {
       )
     }
     await createNotificaciones(tx, notif)
+    // SPEC §4, DECISIONS D3: the PIR warnings the server itself creates (the start-up run finds them made).
+    await notifyPir(tx, { now: () => now })
 
     await tx.insert(logs).values([
       {
@@ -548,5 +627,5 @@ export async function seedDemo(db: Db, now: Date = new Date()): Promise<void> {
         fecha: day(now, -5),
       },
     ])
-  })
+  }
 }

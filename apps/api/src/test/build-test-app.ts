@@ -1,43 +1,31 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import type { Rol } from '@vb/shared'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import pg from 'pg'
+import { inject } from 'vitest'
 import { type AppOptions, buildApp } from '../app'
-import { type Database, type Db, openPglite, openPostgres } from '../db/client'
+import type { Database, Db, OpenOptions } from '../db/client'
 import { trabajadorEmpresas, trabajadores } from '../db/schema'
 import type { Clock } from '../lib/clock'
 import type { Mail } from '../lib/mailer'
 import { hashPassword } from '../lib/password'
+import { copyTemplate, type TestEngine } from './databases'
 
-/** Which engine this run uses: `TEST_ENGINE=pg` (with TEST_DATABASE_URL) or the embedded default. */
-export const testEngine: 'pglite' | 'pg' = process.env.TEST_ENGINE === 'pg' ? 'pg' : 'pglite'
+/** The server this run uses: the embedded PostgreSQL or TEST_DATABASE_URL (set by the global set-up). */
+export const testEngine = (): TestEngine => inject('testDatabases').engine
 
-/** A fresh, migrated database for one test file: PGlite in memory, or a new database on the server. */
-async function freshDatabase(): Promise<Database> {
-  if (testEngine === 'pglite') return openPglite(null)
-  const url = process.env.TEST_DATABASE_URL
-  if (!url) throw new Error('TEST_ENGINE=pg necesita TEST_DATABASE_URL')
-  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  const target = new URL(url)
-  target.pathname = `/${name}`
-  const database = await openPostgres(target.toString(), 4)
-  return {
-    ...database,
-    async close() {
-      await database.close()
-      const drop = new pg.Client({ connectionString: url })
-      await drop.connect()
-      await drop.query(`drop database if exists ${name} with (force)`)
-      await drop.end()
-    },
-  }
+/** A fresh database for one test file: a copy of the run's migrated template. */
+export function freshDatabase(options: OpenOptions = {}): Promise<Database & { name: string }> {
+  return copyTemplate(inject('testDatabases'), options)
 }
 
 export const TEST_PASSWORD = 'Prueba123'
+export const TEST_JWT_SECRET = 'secreto-de-pruebas-que-no-es-de-produccion'
+
+/** A temporary uploads folder for an app built outside buildTestApp. */
+export const tempUploadsDir = () => path.join(mkdtempSync(path.join(tmpdir(), 'vb-subidas-')), 'uploads')
 let cachedHash: Promise<string> | undefined
 const passwordHash = () => (cachedHash ??= hashPassword(TEST_PASSWORD))
 
@@ -45,8 +33,10 @@ export interface TestApp {
   app: FastifyInstance
   db: Db
   database: Database
-  engine: Database['engine']
+  engine: TestEngine
   mails: Mail[]
+  /** This app's uploads folder (a temporary one, removed on close). */
+  uploadsDir: string
   close(): Promise<void>
   /** Inserts a worker linked to the companies and returns it with a valid bearer token. */
   worker(rol: Rol, empresaIds: number[], extra?: Partial<typeof trabajadores.$inferInsert>): Promise<TestWorker>
@@ -62,27 +52,36 @@ export interface TestWorker {
 
 let counter = 0
 
-export async function buildTestApp(options: Partial<AppOptions> & { clock?: Clock } = {}): Promise<TestApp> {
-  const database = await freshDatabase()
+/**
+ * The app on a fresh database (or on `database`, e.g. one reached through a DatabaseProxy), with a
+ * mailer that keeps what it sends and a helper to make workers with tokens.
+ */
+export async function buildTestApp(options: Partial<AppOptions> & { clock?: Clock; database?: Database } = {}): Promise<TestApp> {
+  const { database: given, ...appOptions } = options
+  const database = given ?? (await freshDatabase())
   const mails: Mail[] = []
+  const uploadsDir = appOptions.uploadsDir ?? path.join(mkdtempSync(path.join(tmpdir(), 'vb-subidas-')), 'uploads')
   const app = await buildApp({
     db: database.db,
     listen: database.listen,
-    jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
+    jwtSecret: TEST_JWT_SECRET,
+    uploadsDir,
     mailer: { send: async (m) => void mails.push(m) },
     loginLimits: { perEmail: 5, perIp: 1000, windowMs: 15 * 60_000 },
-    ...options,
+    ...appOptions,
   })
   await app.ready()
   return {
     app,
     db: database.db,
     database,
-    engine: database.engine,
+    engine: testEngine(),
     mails,
+    uploadsDir,
     async close() {
       await app.close()
       await database.close()
+      if (!appOptions.uploadsDir) rmSync(path.dirname(uploadsDir), { recursive: true, force: true })
     },
     async worker(rol, empresaIds, extra = {}) {
       counter += 1

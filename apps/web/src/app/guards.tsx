@@ -21,11 +21,12 @@ export function RequirePasswordChanged() {
 }
 
 /**
- * SPEC §2.10, §2.11: EMPLEADO visiting /trabajadores or /logs is redirected to /. The role comes from the
- * stored worker (refreshed from /me by the shell); the API refuses the calls anyway (DECISIONS P1).
+ * SPEC §2.10, §2.11: EMPLEADO visiting /trabajadores or /logs is sent away; DECISIONS D14: to /inicio, never
+ * to the login screen, which would log it out. The role comes from the stored worker (refreshed from /me by
+ * the shell); the API refuses the calls anyway (DECISIONS P1).
  */
 export function RequireListPermission({ resource }: { resource: Resource }) {
   const trabajador = useTrabajador()
-  if (trabajador && !can(trabajador, resource, 'list')) return <Navigate to={paths.login} replace />
+  if (trabajador && !can(trabajador, resource, 'list')) return <Navigate to={paths.inicio} replace />
   return <Outlet />
 }

@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 import { AuthLayout } from '../components/auth-layout'
+import { Icon } from '../components/icon'
 import { useToken } from '../lib/use-session'
 import { paths } from './paths'
 
@@ -9,7 +10,7 @@ export function NotFoundPage() {
   return (
     <AuthLayout>
       <div className="text-center">
-        <i className="bi bi-signpost-split display-5 text-primary" aria-hidden="true" />
+        <Icon name="signpost-split" className="display-5 text-primary" />
         <h1 className="h4 mt-3">Página no encontrada</h1>
         <p className="text-body-secondary">La dirección que has abierto no existe o ha cambiado.</p>
         <Link className="btn btn-primary" to={token ? paths.inicio : paths.login}>

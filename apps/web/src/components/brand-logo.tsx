@@ -1,3 +1,5 @@
+import { Icon } from './icon'
+
 /** The product mark: a house in the brand colour beside the product name. */
 export function BrandLogo({ size = 'md' }: { size?: 'md' | 'lg' }) {
   const box = size === 'lg' ? '3rem' : '2.25rem'
@@ -8,7 +10,7 @@ export function BrandLogo({ size = 'md' }: { size?: 'md' | 'lg' }) {
         style={{ width: box, height: box, fontSize: size === 'lg' ? '1.5rem' : '1.15rem' }}
         aria-hidden="true"
       >
-        <i className="bi bi-house-heart-fill" />
+        <Icon name="house-heart-fill" />
       </span>
       <span className={`fw-semibold lh-sm text-start ${size === 'lg' ? 'fs-5' : ''}`}>
         Gestión

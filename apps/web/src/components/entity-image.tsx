@@ -1,12 +1,13 @@
 import { useState } from 'react'
 import './entity-image.css'
+import { Icon, type IconName } from './icon'
 
 interface EntityImageProps {
   src: string | null | undefined
   /** Text alternative of the image, e.g. 'Logo de Hogares Mediterráneo S.L.' */
   alt: string
   /** Bootstrap Icons name shown when there is no image or it fails to load (SPEC §2.4: a default icon). */
-  fallbackIcon?: string
+  fallbackIcon?: IconName
   /** Accessible text of the default icon. */
   fallbackLabel?: string
   size?: number
@@ -19,7 +20,7 @@ export function EntityImage({ src, alt, fallbackIcon = 'building', fallbackLabel
   if (!src || failed === src) {
     return (
       <span className="vb-entity-image" style={style} role="img" aria-label={fallbackLabel}>
-        <i className={`bi bi-${fallbackIcon}`} aria-hidden="true" />
+        <Icon name={fallbackIcon} />
       </span>
     )
   }

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button'
 import Form from 'react-bootstrap/Form'
 import InputGroup from 'react-bootstrap/InputGroup'
 import type { UseFormRegisterReturn } from 'react-hook-form'
+import { Icon } from './icon'
 
 interface Props {
   id: string
@@ -39,7 +40,7 @@ export function PasswordField({ id, label, registration, error, hint, autoComple
           aria-pressed={visible}
           onClick={() => setVisible((v) => !v)}
         >
-          <i className={`bi ${visible ? 'bi-eye-slash' : 'bi-eye'}`} aria-hidden="true" />
+          <Icon name={visible ? 'eye-slash' : 'eye'} />
         </Button>
         <Form.Control.Feedback type="invalid" id={errorId}>
           {error}

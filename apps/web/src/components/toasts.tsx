@@ -1,5 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import ToastContainer from 'react-bootstrap/ToastContainer'
+import { Icon } from './icon'
 
 /** SPEC §9: success toasts last 3000 ms (2500 ms on documents and cash: pass it). */
 export const TOAST_MS = 3000
@@ -35,10 +36,7 @@ function Toast({ item, remove }: { item: ToastItem; remove: (id: number) => void
     >
       <div className="d-flex align-items-start">
         <div className="toast-body flex-grow-1">
-          <i
-            className={`bi ${item.variant === 'success' ? 'bi-check-circle' : 'bi-exclamation-triangle'} me-2`}
-            aria-hidden="true"
-          />
+          <Icon name={item.variant === 'success' ? 'check-circle' : 'exclamation-triangle'} className="me-2" />
           {item.message}
         </div>
         <button
@@ -80,7 +78,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <ToastContainer position="top-end" containerPosition="fixed" className="p-3" style={{ zIndex: 1090 }}>
+      <ToastContainer containerPosition="fixed" className="p-3 end-0 vb-toasts" style={{ zIndex: 1090 }}>
         <div aria-live="polite">
           {items
             .filter((t) => t.variant === 'success')

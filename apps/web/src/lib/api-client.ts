@@ -29,8 +29,20 @@ function withQuery(path: string, query?: Query): string {
   return s ? `${path}?${s}` : path
 }
 
-async function request(method: string, path: string, body?: unknown, query?: Query): Promise<Response> {
+/** What a write may say besides its body: the version of the record it read (stale → 409). */
+export interface WriteOptions {
+  ifMatch?: string
+}
+
+async function request(
+  method: string,
+  path: string,
+  body?: unknown,
+  query?: Query,
+  options: WriteOptions = {},
+): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' }
+  if (options.ifMatch) headers['If-Match'] = options.ifMatch
   const token = session.token()
   if (token) headers.Authorization = `Bearer ${token}`
   if (body !== undefined) headers['Content-Type'] = 'application/json'
@@ -65,10 +77,14 @@ async function json<T>(res: Response): Promise<T> {
   return (text ? JSON.parse(text) : undefined) as T
 }
 
-/** A page of a list call: the items and `X-Total-Count` (DECISIONS A4). */
+/**
+ * A page of a list call: the items, `X-Total-Count` (DECISIONS A4), and whether that total is exact (D13:
+ * past 10,000 the server stops counting and the pager says 'Más de 10.000').
+ */
 export interface Page<T> {
   items: T[]
   total: number
+  exact: boolean
 }
 
 export const api = {
@@ -77,11 +93,16 @@ export const api = {
   list: async <T>(path: string, query: Query): Promise<Page<T>> => {
     const res = await request('GET', path, undefined, query)
     const items = await json<T[]>(res)
-    return { items, total: Number(res.headers.get('X-Total-Count') ?? items.length) }
+    return {
+      items,
+      total: Number(res.headers.get('X-Total-Count') ?? items.length),
+      exact: res.headers.get('X-Total-Count-Exact') !== 'false',
+    }
   },
   post: async <T>(path: string, body?: unknown) => json<T>(await request('POST', path, body ?? {})),
-  patch: async <T>(path: string, body: unknown) => json<T>(await request('PATCH', path, body)),
-  delete: async (path: string) => {
-    await request('DELETE', path)
+  patch: async <T>(path: string, body: unknown, options?: WriteOptions) =>
+    json<T>(await request('PATCH', path, body, undefined, options)),
+  delete: async (path: string, options?: WriteOptions) => {
+    await request('DELETE', path, undefined, undefined, options)
   },
 }

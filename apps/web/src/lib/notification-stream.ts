@@ -9,6 +9,11 @@ interface Options {
   token: () => string | null
   /** A new notification for this worker (its id). */
   onNotificacion: (id: number) => void
+  /**
+   * Notifications may have been missed: the stream came back after dropping, or the server's own
+   * connection to the database did. The bell re-reads its list.
+   */
+  onResync?: () => void
   /** Aborting ends the stream for good (logout, unmount). */
   signal: AbortSignal
   fetchImpl?: typeof fetch
@@ -37,11 +42,13 @@ const abortableSleep = (ms: number, signal: AbortSignal) =>
 export async function followNotificationStream({
   token,
   onNotificacion,
+  onResync,
   signal,
   fetchImpl = fetch,
   sleep = abortableSleep,
 }: Options): Promise<void> {
   let pause = STREAM_RETRY_MS
+  let connectedBefore = false
   while (!signal.aborted) {
     const bearer = token()
     if (!bearer) return
@@ -50,12 +57,20 @@ export async function followNotificationStream({
         headers: { Accept: 'text/event-stream', Authorization: `Bearer ${bearer}` },
         signal,
         cache: 'no-store',
+        // A long-lived extra: on a slow phone connection it must not compete with what the screen needs.
+        priority: 'low',
       })
       if (res.status === 401 || res.status === 403) return
       if (res.ok && res.body) {
         pause = STREAM_RETRY_MS
+        if (connectedBefore) onResync?.()
+        connectedBefore = true
         const parser = createParser({
           onEvent: (event) => {
+            if (event.event === 'resync') {
+              onResync?.()
+              return
+            }
             if (event.event !== 'notificacion') return
             try {
               const { id } = JSON.parse(event.data) as { id: unknown }

@@ -36,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/recuperar',
     {
-      config: { auth: 'public', rateLimit: { max: 10, timeWindow: '15 minutes' } },
+      config: { auth: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Pedir un enlace para restablecer la contraseña (DECISIONS S4)',
@@ -46,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await requestPasswordReset(deps, request.body.email)
+      await requestPasswordReset(deps, request.body.email, request.ip)
       return reply.code(202).send({ message: RECUPERAR_MESSAGE })
     },
   )
@@ -54,17 +54,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/restablecer',
     {
-      config: { auth: 'public', rateLimit: { max: 20, timeWindow: '15 minutes' } },
+      config: { auth: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Elegir una contraseña nueva con el enlace de recuperación',
         security: [],
         body: restablecerPasswordSchema,
-        response: { 200: messageSchema, 400: errorBodySchema, 429: errorBodySchema },
+        response: { 200: messageSchema, 400: errorBodySchema, 429: errorBodySchema, 503: errorBodySchema },
       },
     },
     async (request) => {
-      await resetPassword(deps, request.body.token, request.body.passwordNueva)
+      await resetPassword(deps, request.body.token, request.body.passwordNueva, request.ip)
       return { message: 'Contraseña actualizada correctamente.' }
     },
   )

@@ -89,7 +89,14 @@ describe('the login limiter keeps its counts in the database (DECISIONS S3, R sc
   const at = { now: new Date('2026-11-21T10:00:00Z') }
   /** Another API process on the same database, with its own clock. */
   const otherProcess = () =>
-    buildApp({ db: t.db, listen: t.database.listen, jwtSecret: 'otra-clave', clock: { now: () => at.now }, loginLimits: limits })
+    buildApp({
+      db: t.db,
+      listen: t.database.listen,
+      uploadsDir: t.uploadsDir,
+      jwtSecret: 'otra-clave',
+      clock: { now: () => at.now },
+      loginLimits: limits,
+    })
   /** Failure rows kept for an e-mail (what every process counts). */
   const failuresOf = async (email: string) =>
     (
@@ -126,7 +133,7 @@ describe('the login limiter keeps its counts in the database (DECISIONS S3, R sc
     }
   })
 
-  it('clears the e-mail count on success and prunes failures older than the window', async () => {
+  it("clears the e-mail count on success, and prunes what is past the window: the key's own rows, and stale keys after a day", async () => {
     const w = await t.worker('EMPLEADO', [])
     const app = await otherProcess()
     try {
@@ -137,7 +144,13 @@ describe('the login limiter keeps its counts in the database (DECISIONS S3, R sc
       expect(await failuresOf(w.email)).toBe(0)
 
       expect((await loginOn(app, 'nadie-viejo@prueba.es', 'Mala12345')).statusCode).toBe(401)
+      expect((await loginOn(app, 'nadie-repite@prueba.es', 'Mala12345')).statusCode).toBe(401)
       at.now = new Date(at.now.getTime() + limits.windowMs + 1000)
+      // The same key again: its rows past the window go, the new failure stays.
+      expect((await loginOn(app, 'nadie-repite@prueba.es', 'Mala12345')).statusCode).toBe(401)
+      expect(await failuresOf('nadie-repite@prueba.es')).toBe(1)
+      // A key that never comes back is swept a day later by anyone's attempt.
+      at.now = new Date(at.now.getTime() + 24 * 3_600_000)
       expect((await loginOn(app, 'nadie-nuevo@prueba.es', 'Mala12345')).statusCode).toBe(401)
       const claves = (await t.db.select({ clave: intentosLogin.clave }).from(intentosLogin)).map((r) => r.clave)
       expect(claves).not.toContain('email:nadie-viejo@prueba.es')

@@ -15,7 +15,7 @@ export const contactosRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     service: {
       list: listContactos,
-      get: (deps, actor, id) => getContacto(deps.db, actor, id),
+      get: getContacto,
       create: createContacto,
       update: updateContacto,
       remove: removeContacto,

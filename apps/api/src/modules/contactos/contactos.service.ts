@@ -1,42 +1,43 @@
 import {
-  AppError,
   type Contacto,
   type ContactoCreate,
   type ContactoListQuery,
   type ContactoUpdate,
   contactoMessages,
-  logTipoPorCambio,
-  permissionMessages,
+  type ListPage,
 } from '@vb/shared'
-import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm'
-import type { AppDeps } from '../../app'
+import { eq, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { contactos, empresas } from '../../db/schema'
-import { writeLog } from '../../lib/activity-log'
-import { type Actor, reachesEmpresa, scopeEmpresaIds } from '../../lib/actor'
-import { type ListResult, matches, ordered, pageWindow, sortKey } from '../../lib/paging'
-import { findEmpresa } from '../empresas/empresas.service'
+import type { AppDeps } from '../../deps'
+import type { Actor } from '../../lib/actor'
+import { matches, ordered, sortKey } from '../../lib/paging'
+import { listPage, lockRow, logChange, notFound, pageWindow, sent, where } from '../../lib/records'
+import { scopeFor } from '../../lib/scope'
+import { usableEmpresa } from '../empresas/empresas.service'
 
 type Row = typeof contactos.$inferSelect
 
 const NOT_FOUND = 'No se ha encontrado el contacto.'
+const empresaField = { empresaId: contactoMessages.empresaTipo }
 
 /** Row → SPEC §3 Contact; the photo is always the company's logo (SPEC §2.7), never stored on the contact. */
-export function toContacto(row: Row, logoUrl: string | null): Contacto {
+export function toContacto(row: Row, empresa: { nombre: string; logoUrl: string | null }): Contacto {
   return {
     id: row.id,
     nombreComercial: row.nombreComercial,
     agente: row.agente,
     correo: row.correo,
     telefono: row.telefono,
-    fotoUrl: logoUrl,
+    fotoUrl: empresa.logoUrl,
     empresaId: row.empresaId,
+    empresa: { id: row.empresaId, nombre: empresa.nombre },
   }
 }
 
 function selectWithLogo(db: DbOrTx) {
   return db
-    .select({ contacto: contactos, logoUrl: empresas.logoUrl })
+    .select({ contacto: contactos, empresa: { nombre: empresas.nombre, logoUrl: empresas.logoUrl } })
     .from(contactos)
     .innerJoin(empresas, eq(empresas.id, contactos.empresaId))
 }
@@ -49,57 +50,54 @@ const sortColumns = {
 } as const
 
 /** Contacts of the actor's companies (DECISIONS P1), filtered to one company (SPEC §2.7), searched, sorted, paged. */
-export async function listContactos(deps: AppDeps, actor: Actor, query: ContactoListQuery): Promise<ListResult<Contacto>> {
-  const conditions: SQL[] = []
-  const scope = scopeEmpresaIds(actor)
-  if (scope) conditions.push(inArray(contactos.empresaId, scope.length ? scope : [-1]))
-  if (query.empresaId !== undefined) conditions.push(eq(contactos.empresaId, query.empresaId))
-  // The same expression as contactos_search_trgm_idx.
-  if (query.q) {
-    conditions.push(
-      matches(
-        sql`${contactos.nombreComercial} || ' ' || ${contactos.agente} || ' ' || ${contactos.correo} || ' ' || ${contactos.telefono}`,
-        query.q,
-      ),
-    )
-  }
-  const where = conditions.length ? and(...conditions) : undefined
+export async function listContactos(deps: AppDeps, actor: Actor, query: ContactoListQuery): Promise<ListPage<Contacto>> {
+  const condition = where(
+    scopeFor(actor, 'contactos', 'list'),
+    query.empresaId !== undefined ? eq(contactos.empresaId, query.empresaId) : undefined,
+    // The same expression as contactos_search_trgm_idx.
+    query.q
+      ? matches(
+          sql`${contactos.nombreComercial} || ' ' || ${contactos.agente} || ' ' || ${contactos.correo} || ' ' || ${contactos.telefono}`,
+          query.q,
+        )
+      : undefined,
+  )
   const { limit, offset } = pageWindow(query)
-  const base = selectWithLogo(deps.db)
-    .where(where)
+  const rows = selectWithLogo(deps.db)
+    .where(condition)
     .orderBy(
       ordered(sortKey(sortColumns[query.sort ?? 'nombreComercial']), query.order),
       ordered(sortKey(contactos.nombreComercial), query.order),
       ordered(contactos.id, query.order),
     )
-  const [rows, total] = await Promise.all([
-    limit ? base.limit(limit).offset(offset ?? 0) : base,
-    query.page ? deps.db.select({ n: count() }).from(contactos).where(where) : undefined,
-  ])
-  return {
-    items: rows.map((r) => toContacto(r.contacto, r.logoUrl)),
-    total: total ? Number(total[0]?.n ?? 0) : rows.length,
-  }
+    .limit(limit)
+    .offset(offset)
+  return listPage(
+    deps.db,
+    rows.then((r) => r.map((x) => toContacto(x.contacto, x.empresa))),
+    { from: contactos, where: condition },
+  )
 }
 
 /** A contact of one of the actor's companies, or 404 (DECISIONS A3). */
-export async function getContacto(db: DbOrTx, actor: Actor, id: number): Promise<Contacto> {
-  const [row] = await selectWithLogo(db).where(eq(contactos.id, id))
-  if (!row || !reachesEmpresa(actor, row.contacto.empresaId)) throw new AppError('NOT_FOUND', NOT_FOUND)
-  return toContacto(row.contacto, row.logoUrl)
+export async function getContacto(deps: AppDeps, actor: Actor, id: number): Promise<Contacto> {
+  const [row] = await selectWithLogo(deps.db).where(where(eq(contactos.id, id), scopeFor(actor, 'contactos', 'list')))
+  if (!row) throw notFound(NOT_FOUND)
+  return toContacto(row.contacto, row.empresa)
 }
 
-/** The company a contact is created in or moved to: it must exist (400) and be one of the actor's (403). */
-async function usableEmpresa(db: DbOrTx, actor: Actor, empresaId: number) {
-  const empresa = await findEmpresa(db, empresaId)
-  if (!empresa) throw new AppError('VALIDATION_FAILED', undefined, { empresaId: contactoMessages.empresaTipo })
-  if (!reachesEmpresa(actor, empresa.id)) throw new AppError('FORBIDDEN', permissionMessages.generic)
-  return empresa
-}
+const empresaOf = async (db: DbOrTx, empresaId: number) =>
+  (
+    await db.select({ nombre: empresas.nombre, logoUrl: empresas.logoUrl }).from(empresas).where(eq(empresas.id, empresaId))
+  )[0] ?? {
+    nombre: '',
+    logoUrl: null,
+  }
 
 export async function createContacto(deps: AppDeps, actor: Actor, input: ContactoCreate): Promise<Contacto> {
+  scopeFor(actor, 'contactos', 'create')
   return deps.db.transaction(async (tx) => {
-    const empresa = await usableEmpresa(tx, actor, input.empresaId)
+    const empresa = await usableEmpresa(tx, actor, input.empresaId, empresaField)
     // Only the schema's fields: a `fotoUrl` in the body was already stripped and is never stored.
     const [row] = await tx
       .insert(contactos)
@@ -111,63 +109,59 @@ export async function createContacto(deps: AppDeps, actor: Actor, input: Contact
         empresaId: empresa.id,
       })
       .returning()
-    const created = toContacto(row as Row, empresa.logoUrl)
-    await writeLog(tx, actor, {
+    const created = toContacto(row as Row, empresa)
+    await logChange(tx, actor, {
       accion: 'Crear contacto',
       url: '/contactos',
-      tipo: logTipoPorCambio.create,
+      cambio: 'create',
       descripcion: `Contacto creado: ${created.nombreComercial} (${empresa.nombre})`,
-      viviendaId: null,
-      datos: { despues: created },
+      despues: created,
     })
     return created
   })
 }
 
 export async function updateContacto(deps: AppDeps, actor: Actor, id: number, input: ContactoUpdate): Promise<Contacto> {
+  const scope = scopeFor(actor, 'contactos', 'update')
   return deps.db.transaction(async (tx) => {
-    const before = await getContacto(tx, actor, id)
-    const empresa =
-      input.empresaId !== undefined && input.empresaId !== before.empresaId
-        ? await usableEmpresa(tx, actor, input.empresaId)
-        : null
-    const [row] = await tx
+    const row = await lockRow(tx, contactos, id, scope, NOT_FOUND)
+    const moving = input.empresaId !== undefined && input.empresaId !== row.empresaId
+    const empresa = moving ? await usableEmpresa(tx, actor, input.empresaId as number, empresaField) : null
+    const [updated] = await tx
       .update(contactos)
       .set({
-        ...(input.nombreComercial !== undefined ? { nombreComercial: input.nombreComercial } : {}),
-        ...(input.agente !== undefined ? { agente: input.agente } : {}),
-        ...(input.correo !== undefined ? { correo: input.correo } : {}),
-        ...(input.telefono !== undefined ? { telefono: input.telefono } : {}),
+        ...sent({ nombreComercial: input.nombreComercial, agente: input.agente, correo: input.correo, telefono: input.telefono }),
         ...(empresa ? { empresaId: empresa.id } : {}),
         updatedAt: deps.clock.now(),
       })
       .where(eq(contactos.id, id))
       .returning()
-    if (!row) throw new AppError('NOT_FOUND', NOT_FOUND)
-    const after = toContacto(row, empresa ? empresa.logoUrl : before.fotoUrl)
-    await writeLog(tx, actor, {
+    const before = toContacto(row, await empresaOf(tx, row.empresaId))
+    const after = toContacto(updated as Row, empresa ?? (await empresaOf(tx, row.empresaId)))
+    await logChange(tx, actor, {
       accion: 'Modificar contacto',
       url: '/contactos',
-      tipo: logTipoPorCambio.update,
+      cambio: 'update',
       descripcion: `Contacto modificado: ${after.nombreComercial}`,
-      viviendaId: null,
-      datos: { antes: before, despues: after },
+      antes: before,
+      despues: after,
     })
     return after
   })
 }
 
 export async function removeContacto(deps: AppDeps, actor: Actor, id: number): Promise<void> {
+  const scope = scopeFor(actor, 'contactos', 'delete')
   await deps.db.transaction(async (tx) => {
-    const before = await getContacto(tx, actor, id)
+    const row = await lockRow(tx, contactos, id, scope, NOT_FOUND)
     await tx.delete(contactos).where(eq(contactos.id, id))
-    await writeLog(tx, actor, {
+    const before = toContacto(row, await empresaOf(tx, row.empresaId))
+    await logChange(tx, actor, {
       accion: 'Eliminar contacto',
       url: '/contactos',
-      tipo: logTipoPorCambio.delete,
+      cambio: 'delete',
       descripcion: `Contacto eliminado: ${before.nombreComercial}`,
-      viviendaId: null,
-      datos: { antes: before },
+      antes: before,
     })
   })
 }

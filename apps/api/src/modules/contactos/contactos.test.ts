@@ -1,4 +1,4 @@
-import { contactoMessages, permissionMessages } from '@vb/shared'
+import { contactoMessages } from '@vb/shared'
 import { desc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contactos, empresas, logs } from '../../db/schema'
@@ -59,6 +59,7 @@ describe('GET /api/contactos', () => {
       telefono: own.telefono,
       fotoUrl: LOGO_A,
       empresaId: empresaA.id,
+      empresa: { id: empresaA.id, nombre: empresaA.nombre },
     })
     expect(all.json().find((c: { id: number }) => c.id === foreign.id).fotoUrl).toBeNull()
   })
@@ -130,7 +131,7 @@ describe('POST /api/contactos', () => {
     })
     expect(res.statusCode).toBe(201)
     const body = res.json()
-    expect(body).toEqual({ id: body.id, ...valid(), fotoUrl: LOGO_A })
+    expect(body).toEqual({ id: body.id, ...valid(), fotoUrl: LOGO_A, empresa: { id: empresaA.id, nombre: empresaA.nombre } })
     expect(body.id).not.toBe(777)
     // Derived, not stored: a new logo is the contact's new photo.
     const c = await makeEmpresa(t.db, { logoUrl: 'https://logos.es/antes.png' })
@@ -179,7 +180,7 @@ describe('POST /api/contactos', () => {
     })
   })
 
-  it('answers 400 on empresaId for a missing company and 403 for another company, writing nothing', async () => {
+  it('answers the same 400 on empresaId for a missing company and for another company, writing nothing', async () => {
     const before = await logCount()
     const missing = await t.as(superadmin, { method: 'POST', url: '/api/contactos', payload: { ...valid(), empresaId: 999999 } })
     expect(missing.statusCode).toBe(400)
@@ -189,8 +190,9 @@ describe('POST /api/contactos', () => {
       url: '/api/contactos',
       payload: { ...valid(), nombreComercial: 'Ajeno SA', empresaId: empresaB.id },
     })
-    expect(other.statusCode).toBe(403)
-    expect(other.json()).toEqual({ statusCode: 403, code: 'FORBIDDEN', message: permissionMessages.generic })
+    // Issue 'faults' item 9: nothing tells an ADMIN which ids exist in other companies.
+    expect(other.statusCode).toBe(400)
+    expect(other.json()).toEqual(missing.json())
     expect(await t.db.select().from(contactos).where(eq(contactos.nombreComercial, 'Ajeno SA'))).toEqual([])
     expect(await logCount()).toBe(before)
   })
@@ -215,7 +217,7 @@ describe('PATCH /api/contactos/:id', () => {
     expect(log?.datos).toMatchObject({ antes: { agente: 'Antiguo Agente' }, despues: { agente: 'Nuevo Agente' } })
   })
 
-  it('moves a contact between own companies (photo follows the logo), refuses another company (403)', async () => {
+  it('moves a contact between own companies (photo follows the logo), refuses another company like a missing one', async () => {
     const c = await makeEmpresa(t.db, { logoUrl: 'https://logos.es/c.png' })
     const admin2 = await t.worker('ADMIN', [empresaA.id, c.id])
     const own = await makeContacto(t.db, empresaA.id)
@@ -223,7 +225,8 @@ describe('PATCH /api/contactos/:id', () => {
     expect(moved.statusCode).toBe(200)
     expect(moved.json()).toMatchObject({ empresaId: c.id, fotoUrl: 'https://logos.es/c.png' })
     const refused = await t.as(admin2, { method: 'PATCH', url: `/api/contactos/${own.id}`, payload: { empresaId: empresaB.id } })
-    expect(refused.statusCode).toBe(403)
+    expect(refused.statusCode).toBe(400)
+    expect(refused.json().fieldErrors).toEqual({ empresaId: 'Selecciona una empresa' })
     expect((await rowOf(own.id))?.empresaId).toBe(c.id)
   })
 

@@ -1,7 +1,7 @@
 import { empresaCreateSchema, empresaListQuerySchema, empresaSchema, empresaUpdateSchema } from '@vb/shared'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { registerCrud } from '../../lib/crud-routes'
-import { createEmpresa, getEmpresa, listEmpresas, removeEmpresa, toEmpresa, updateEmpresa } from './empresas.service'
+import { createEmpresa, getEmpresa, listEmpresas, removeEmpresa, updateEmpresa } from './empresas.service'
 
 /** SPEC §7 empresas: the uniform CRUD routes, role checks from SPEC §6 (shared `can`). */
 export const empresasRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -15,7 +15,7 @@ export const empresasRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     service: {
       list: listEmpresas,
-      get: (deps, actor, id) => getEmpresa(deps, actor, id).then(toEmpresa),
+      get: getEmpresa,
       create: createEmpresa,
       update: updateEmpresa,
       remove: removeEmpresa,

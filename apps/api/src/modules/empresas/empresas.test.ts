@@ -1,4 +1,4 @@
-import { empresaMessages, permissionMessages } from '@vb/shared'
+import { empresaConDatosMessage, empresaMessages, permissionMessages } from '@vb/shared'
 import { desc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contactos, empresas, logs, trabajadorEmpresas } from '../../db/schema'
@@ -170,25 +170,34 @@ describe('PATCH /api/empresas/:id', () => {
 })
 
 describe('DELETE /api/empresas/:id', () => {
-  it('lets SUPERADMIN delete a company without homes (its contacts go with it) and logs it', async () => {
+  it('lets SUPERADMIN delete a company with nothing left in it, and logs it with the workers it was linked to', async () => {
     const e = await makeEmpresa(t.db, { nombre: 'Empresa Cerrada' })
-    const c = await makeContacto(t.db, e.id)
+    const linked = await t.worker('EMPLEADO', [e.id])
     const res = await t.as(superadmin, { method: 'DELETE', url: `/api/empresas/${e.id}` })
     expect(res.statusCode).toBe(204)
     expect(await rowOf(e.id)).toBeUndefined()
-    expect(await t.db.select().from(contactos).where(eq(contactos.id, c.id))).toEqual([])
     const log = await lastLog(superadmin.id)
     expect(log).toMatchObject({ accion: 'Eliminar empresa', tipo: 'error', descripcion: 'Empresa eliminada: Empresa Cerrada' })
+    expect(log?.datos).toMatchObject({ antes: { id: e.id, nombre: 'Empresa Cerrada', trabajadores: [linked.id] } })
   })
 
-  it('refuses with 409 while the company has homes, writing nothing', async () => {
+  it('refuses with 409 while the company has homes or contacts, saying what it has, and removes nothing', async () => {
     const e = await makeEmpresa(t.db)
     await makeVivienda(t.db, e.id)
+    const c1 = await makeContacto(t.db, e.id)
+    await makeContacto(t.db, e.id)
     const before = await logCount()
     const res = await t.as(superadmin, { method: 'DELETE', url: `/api/empresas/${e.id}` })
     expect(res.statusCode).toBe(409)
-    expect(res.json()).toEqual({ statusCode: 409, code: 'CONFLICT', message: empresaMessages.conViviendas })
+    expect(res.json()).toEqual({
+      statusCode: 409,
+      code: 'CONFLICT',
+      message:
+        'No se puede eliminar la empresa: todavía tiene 1 vivienda y 2 contactos. Elimínalos o trasládalos antes a otra empresa.',
+    })
+    expect(res.json().message).toBe(empresaConDatosMessage({ viviendas: 1, contactos: 2, tareas: 0 }))
     expect(await rowOf(e.id)).toBeDefined()
+    expect(await t.db.select().from(contactos).where(eq(contactos.id, c1.id))).toHaveLength(1)
     expect(await logCount()).toBe(before)
   })
 

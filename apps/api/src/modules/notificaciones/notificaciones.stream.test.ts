@@ -133,7 +133,12 @@ describe('GET /api/notificaciones/stream', () => {
   })
 
   it('hears what another API process on the same database committed (LISTEN/NOTIFY)', async () => {
-    const other = await buildApp({ db: t.db, listen: t.database.listen, jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion' })
+    const other = await buildApp({
+      db: t.db,
+      listen: t.database.listen,
+      uploadsDir: t.uploadsDir,
+      jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
+    })
     await other.listen({ port: 0, host: '127.0.0.1' })
     try {
       const w = await t.worker('SUPERADMIN', [])
@@ -158,18 +163,27 @@ describe('GET /api/notificaciones/stream', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve
     })
+    let listened = () => {}
+    const listening = new Promise<void>((resolve) => {
+      listened = resolve
+    })
     const slow = await buildApp({
       db: t.db,
+      uploadsDir: t.uploadsDir,
       jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
-      listen: async (channel, onPayload) => {
+      listen: async (channel, onPayload, onReconnect) => {
         reached()
         await gate
-        return t.database.listen(channel, onPayload)
+        const unlisten = await t.database.listen(channel, onPayload, onReconnect)
+        listened()
+        return unlisten
       },
     })
     await slow.listen({ port: 0, host: '127.0.0.1' })
     try {
       const w = await t.worker('EMPLEADO', [])
+      // The server-side end of the browser's request, to know when the server has seen it go.
+      const gone = new Promise<void>((resolve) => slow.server.once('request', (_req, res) => res.once('close', () => resolve())))
       const controller = new AbortController()
       const opening = fetch(`http://127.0.0.1:${(slow.server.address() as AddressInfo).port}/api/notificaciones/stream`, {
         headers: { authorization: `Bearer ${w.token}` },
@@ -178,9 +192,13 @@ describe('GET /api/notificaciones/stream', () => {
       await listenCalled
       controller.abort()
       await opening
-      await new Promise((r) => setTimeout(r, 100))
+      // The server has seen the browser go before the LISTEN completes.
+      await gone
       release()
-      await new Promise((r) => setTimeout(r, 200))
+      await listening
+      // The subscription's continuation runs right after the LISTEN resolves; one turn of the loop later
+      // it must have dropped the stream it no longer has a browser for.
+      await new Promise((r) => setImmediate(r))
       expect(slow.deps.notificationHub.size).toBe(0)
     } finally {
       release()
@@ -189,7 +207,12 @@ describe('GET /api/notificaciones/stream', () => {
   })
 
   it('ends open streams when the server shuts down, so closing never hangs', async () => {
-    const other = await buildApp({ db: t.db, listen: t.database.listen, jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion' })
+    const other = await buildApp({
+      db: t.db,
+      listen: t.database.listen,
+      uploadsDir: t.uploadsDir,
+      jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
+    })
     await other.listen({ port: 0, host: '127.0.0.1' })
     const w = await t.worker('EMPLEADO', [])
     const stream = await openStream(`http://127.0.0.1:${(other.server.address() as AddressInfo).port}`, w)
@@ -230,10 +253,10 @@ describe('GET /api/notificaciones/stream', () => {
     const w = await t.worker('EMPLEADO', [])
     const shortLived = {
       ...w,
-      token: t.app.jwt.sign({ sub: String(w.id), tv: (t.app.jwt.decode(w.token) as { tv: number }).tv }, { expiresIn: 1 }),
+      token: t.app.jwt.sign({ sub: String(w.id), tv: (t.app.jwt.decode(w.token) as { tv: number }).tv }, { expiresIn: 3 }),
     }
     const stream = await openStream(base, shortLived)
     expect(stream.res.status).toBe(200)
-    expect(await stream.next(4000)).toBeNull()
+    expect(await stream.next(8000)).toBeNull()
   })
 })

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { AppDeps } from '../../app'
+import type { AppDeps } from '../../deps'
 import { actorOf } from '../../plugins/auth'
 
 /** A comment line every 25 s keeps proxies and idle timeouts from closing a quiet stream. */
@@ -35,6 +35,7 @@ export async function openNotificationStream(deps: AppDeps, request: FastifyRequ
   res.on('close', end)
   const subscribed = await deps.notificationHub.subscribe(actor.id, {
     onNotificacion: (id) => res.write(`event: notificacion\ndata: ${JSON.stringify({ id })}\n\n`),
+    onResync: () => res.write('event: resync\ndata: {}\n\n'),
     onEnd: end,
   })
   reply.hijack()

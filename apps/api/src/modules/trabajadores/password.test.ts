@@ -1,7 +1,7 @@
 import { passwordMessages, RESTABLECER_INVALID } from '@vb/shared'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { logs, trabajadores } from '../../db/schema'
+import { logs } from '../../db/schema'
 import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../test/build-test-app'
 import { makeEmpresa } from '../../test/factories'
 
@@ -103,6 +103,8 @@ describe('forgot password (DECISIONS S4)', () => {
     expect(known.statusCode).toBe(202)
     expect(unknown.statusCode).toBe(202)
     expect(known.json()).toEqual(unknown.json())
+    // The e-mail goes after the answer (the answer's timing says nothing): wait for it.
+    await t.app.deps.background.idle()
     expect(t.mails).toHaveLength(1)
     const token = t.mails[0]!.text.match(/#token=([\w-]+)/)?.[1]
     expect(token).toBeTruthy()
@@ -117,22 +119,38 @@ describe('forgot password (DECISIONS S4)', () => {
     expect(again.json().message).toBe(RESTABLECER_INVALID)
   })
 
-  it('refuses an expired link', async () => {
+  it('honours a link for 30 minutes and refuses it after, leaving the password as it was', async () => {
     let now = new Date('2026-11-21T10:00:00Z')
     const t2 = await buildTestApp({ clock: { now: () => now } })
     try {
-      const w = await t2.worker('EMPLEADO', [])
-      await t2.app.inject({ method: 'POST', url: '/api/auth/recuperar', payload: { email: w.email } })
-      const token = t2.mails[0]!.text.match(/#token=([\w-]+)/)![1]!
-      now = new Date('2026-11-21T10:31:00Z')
-      const res = await t2.app.inject({
-        method: 'POST',
-        url: '/api/auth/restablecer',
-        payload: { token, passwordNueva: 'Recuperada1' },
-      })
+      const linkFor = async (email: string) => {
+        t2.mails.length = 0
+        await t2.app.inject({ method: 'POST', url: '/api/auth/recuperar', payload: { email } })
+        await t2.app.deps.background.idle()
+        return t2.mails[0]?.text.match(/#token=([\w-]+)/)?.[1] as string
+      }
+      const restablecer = (token: string, passwordNueva: string) =>
+        t2.app.inject({ method: 'POST', url: '/api/auth/restablecer', payload: { token, passwordNueva } })
+      const loginOn = (email: string, password: string) =>
+        t2.app.inject({ method: 'POST', url: '/api/auth/trabajadores/login', payload: { email, password } })
+
+      // Used at 29 minutes: it works.
+      const early = await t2.worker('EMPLEADO', [])
+      const earlyToken = await linkFor(early.email)
+      now = new Date('2026-11-21T10:29:00Z')
+      expect((await restablecer(earlyToken, 'Recuperada1')).statusCode).toBe(200)
+      expect((await loginOn(early.email, 'Recuperada1')).statusCode).toBe(200)
+
+      // Used at 31 minutes: refused, and the old password still opens the account.
+      now = new Date('2026-11-21T11:00:00Z')
+      const late = await t2.worker('EMPLEADO', [])
+      const lateToken = await linkFor(late.email)
+      now = new Date('2026-11-21T11:31:00Z')
+      const res = await restablecer(lateToken, 'Recuperada1')
       expect(res.statusCode).toBe(400)
-      const [row] = await t2.db.select().from(trabajadores).where(eq(trabajadores.id, w.id))
-      expect(row!.passwordTemporal).toBe(false)
+      expect(res.json()).toMatchObject({ message: RESTABLECER_INVALID, fieldErrors: { token: RESTABLECER_INVALID } })
+      expect((await loginOn(late.email, 'Recuperada1')).statusCode).toBe(401)
+      expect((await loginOn(late.email, TEST_PASSWORD)).statusCode).toBe(200)
     } finally {
       await t2.close()
     }

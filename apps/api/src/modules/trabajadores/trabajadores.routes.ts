@@ -4,13 +4,17 @@ import {
   idParamsSchema,
   loginResponseSchema,
   notificacionSchema,
+  trabajadorCreadoSchema,
+  trabajadorCreateSchema,
   trabajadorSchema,
+  trabajadorUpdateSchema,
 } from '@vb/shared'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { actorOf } from '../../plugins/auth'
+import { requirePermission } from '../../plugins/permissions'
 import { listNotificacionesDe } from '../notificaciones/notificaciones.service'
-import { cambiarPassword, getTrabajador } from './trabajadores.service'
+import { cambiarPassword, createTrabajador, getTrabajador, updateTrabajador } from './trabajadores.service'
 
 export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app
@@ -25,6 +29,50 @@ export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => getTrabajador(deps, actorOf(request).id),
+  )
+
+  app.post(
+    '/trabajadores',
+    {
+      preValidation: requirePermission('trabajadores', 'create'),
+      schema: {
+        tags: ['trabajadores'],
+        summary: 'Crear un trabajador con una contraseña temporal que se muestra una sola vez (DECISIONS S1, P3)',
+        body: trabajadorCreateSchema,
+        response: {
+          201: trabajadorCreadoSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          409: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { trabajador, password } = await createTrabajador(deps, actorOf(request), request.body)
+      return reply.code(201).send({ trabajador, passwordTemporal: password })
+    },
+  )
+
+  app.patch(
+    '/trabajadores/:id',
+    {
+      schema: {
+        tags: ['trabajadores'],
+        summary: 'Modificar un trabajador, o los datos propios (SPEC §2.21); desactivarlo cierra sus sesiones (DECISIONS S2)',
+        params: idParamsSchema,
+        body: trabajadorUpdateSchema,
+        response: {
+          200: trabajadorSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+        },
+      },
+    },
+    async (request) => updateTrabajador(deps, actorOf(request), request.params.id, request.body),
   )
 
   app.patch(

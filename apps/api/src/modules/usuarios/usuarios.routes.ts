@@ -1,4 +1,12 @@
-import { idParam, usuarioCreateSchema, usuarioListQuerySchema, usuarioSchema, usuarioUpdateSchema } from '@vb/shared'
+import {
+  idParam,
+  usuarioCreateSchema,
+  usuarioFichaSchema,
+  usuarioListItemSchema,
+  usuarioListQuerySchema,
+  usuarioSchema,
+  usuarioUpdateSchema,
+} from '@vb/shared'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { errorResponses as errors, registerCrud } from '../../lib/crud-routes'
@@ -7,6 +15,7 @@ import { requirePermission } from '../../plugins/permissions'
 import {
   createUsuario,
   getUsuario,
+  getUsuarioPorNif,
   linkVivienda,
   listUsuarios,
   removeUsuario,
@@ -27,15 +36,34 @@ export const usuariosRoutes: FastifyPluginAsyncZod = async (app) => {
       listQuery: usuarioListQuerySchema,
       create: usuarioCreateSchema,
       update: usuarioUpdateSchema,
+      listItem: usuarioListItemSchema,
     },
     service: {
       list: listUsuarios,
-      get: (deps, actor, id) => getUsuario(deps.db, actor, id),
+      get: getUsuario,
       create: createUsuario,
       update: updateUsuario,
       remove: removeUsuario,
     },
   })
+
+  app.get(
+    '/usuarios/nif/:nif',
+    {
+      preValidation: requirePermission('usuarios', 'list'),
+      schema: {
+        tags,
+        summary:
+          'El usuario por su NIF (en cualquier caso), con su nombre completo y su PIR: la cabecera de /documentacion/{nif} y /caja/{nif}',
+        description:
+          "404 con el mensaje de SPEC §8 ('No se encontró ningún usuario con NIF {nif}') si no existe o es de otra empresa. " +
+          '`pir`: estado (sinpir, vigente, aviso, caducado), días restantes y fecha de caducidad (AAAA-MM-DD), según el PIR más reciente y la fecha de hoy en Madrid.',
+        params: z.object({ nif: z.string().max(20) }),
+        response: { 200: usuarioFichaSchema, ...errors },
+      },
+    },
+    async (request) => getUsuarioPorNif(deps, actorOf(request), request.params.nif),
+  )
 
   app.post(
     '/usuarios/:id/viviendas/:viviendaId',

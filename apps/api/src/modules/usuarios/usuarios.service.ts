@@ -1,28 +1,34 @@
 import {
   AppError,
-  logTipoPorCambio,
+  type ListPage,
   normalizeNif,
   permissionMessages,
   type Usuario,
   type UsuarioCreate,
+  type UsuarioFicha,
+  type UsuarioListItem,
   type UsuarioListQuery,
   type UsuarioUpdate,
   usuarioMessages,
+  usuarioNifNoEncontrado,
 } from '@vb/shared'
-import { type AnyColumn, and, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
-import type { AppDeps } from '../../app'
-import type { DbOrTx } from '../../db/client'
-import { cajaUsuario, documentosUsuario, usuarios, viviendas } from '../../db/schema'
-import { writeLog } from '../../lib/activity-log'
-import { type Actor, isSuper, reachesEmpresa } from '../../lib/actor'
-import { type ListResult, likePattern, ordered, pageWindow } from '../../lib/paging'
-import { findVivienda, visibleEmpresaIds } from '../viviendas/viviendas.service'
+import { type AnyColumn, eq, type SQL, sql } from 'drizzle-orm'
+import type { DbOrTx, Tx } from '../../db/client'
+import { cajaUsuario, documentosUsuario, uploads, usuarios, viviendas } from '../../db/schema'
+import type { AppDeps } from '../../deps'
+import { type Actor, reachesEmpresa } from '../../lib/actor'
+import { likePattern, ordered } from '../../lib/paging'
+import { boundedTotal, lockRow, logChange, onUniqueViolation, pageWindow, where } from '../../lib/records'
+import { authorize, resourceRules, scopeFor } from '../../lib/scope'
+import { latestPirFecha, pirBadge, pirFrom, pirStatusOf } from '../pir/pir.service'
+import { discardFiles } from '../uploads/uploads.service'
+import { findVivienda } from '../viviendas/viviendas.service'
 
 type Row = typeof usuarios.$inferSelect
 /** The resident's home as SPEC §3 lists it. */
 type ViviendaRef = { id: number; nombre: string; empresaId: number }
 
-const NOT_FOUND = 'No se ha encontrado el usuario.'
+const NOT_FOUND = usuarioMessages.noEncontrado
 const NOT_LINKED = 'El usuario no está vinculado a esa vivienda.'
 const VIVIENDA_NOT_FOUND = 'No se ha encontrado la vivienda.'
 
@@ -41,15 +47,6 @@ export function toUsuario(
     fotoUrl: row.fotoUrl,
     viviendas: vivienda ? [{ id: vivienda.id, nombre: vivienda.nombre, empresaId: vivienda.empresaId }] : [],
   }
-}
-
-/**
- * DECISIONS P1: ADMIN and EMPLEADO reach residents whose home belongs to one of their companies; a resident
- * without a home is reached by SUPERADMIN only.
- */
-function reachesUsuario(actor: Actor, vivienda: ViviendaRef | null | undefined): boolean {
-  if (isSuper(actor)) return true
-  return vivienda != null && reachesEmpresa(actor, vivienda.empresaId)
 }
 
 /** The columns a list row needs; the home is joined afterwards, for the page only. */
@@ -97,32 +94,33 @@ function sortKeys(sort: UsuarioListQuery['sort'], u: SortSource, viviendaOrden: 
 
 /**
  * Residents the actor sees, searched by nombre, apellidos or NIF, sorted and paged (SPEC §2.6, DECISIONS A4).
- * One query for the page and one for the total. The search reads the stored `busqueda` column that
+ * One query for the page and one bounded count (D13). The search reads the stored `busqueda` column that
  * usuarios_busqueda_trgm_idx indexes; homes are joined only to sort by home and, afterwards, for the rows of the page.
+ * Each row carries its PIR badge (SPEC §4): the latest PIR date is read for the page's rows only (one
+ * index probe each on documentos_usuario_pir_idx), and the shared rule turns it into the state.
  */
-export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioListQuery): Promise<ListResult<Usuario>> {
-  const conditions: SQL[] = []
-  const empresaIds = visibleEmpresaIds(actor, { empresaId: query.empresaId })
-  if (empresaIds) {
-    const homes = deps.db
-      .select({ id: viviendas.id })
-      .from(viviendas)
-      .where(inArray(viviendas.empresaId, empresaIds.length ? empresaIds : [-1]))
-    conditions.push(inArray(usuarios.viviendaId, homes))
-  }
-  if (query.viviendaId !== undefined) conditions.push(eq(usuarios.viviendaId, query.viviendaId))
-  if (query.nif) conditions.push(eq(usuarios.nif, normalizeNif(query.nif)))
-  if (query.q) conditions.push(sql`${usuarios.busqueda} like ${likePattern(query.q)}`)
-  const where = conditions.length ? and(...conditions) : undefined
+export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioListQuery): Promise<ListPage<UsuarioListItem>> {
+  const condition = where(
+    scopeFor(actor, 'usuarios', 'list'),
+    query.empresaId !== undefined
+      ? sql`${usuarios.viviendaId} in (select v.id from viviendas v where v.empresa_id = ${query.empresaId})`
+      : undefined,
+    query.viviendaId !== undefined ? eq(usuarios.viviendaId, query.viviendaId) : undefined,
+    query.nif ? eq(usuarios.nif, normalizeNif(query.nif)) : undefined,
+    query.q ? sql`${usuarios.busqueda} like ${likePattern(query.q)}` : undefined,
+  )
   const { limit, offset } = pageWindow(query)
 
   let inner = deps.db.select(listColumns).from(usuarios).$dynamic()
   if (query.sort === 'vivienda') inner = inner.leftJoin(viviendas, eq(viviendas.id, usuarios.viviendaId))
-  inner = inner.where(where).orderBy(...sortKeys(query.sort, usuarios, viviendas.ordenNombre).map((k) => ordered(k, query.order)))
-  if (limit) inner = inner.limit(limit).offset(offset ?? 0)
-  const page = inner.as('u')
+  const page = inner
+    .where(condition)
+    .orderBy(...sortKeys(query.sort, usuarios, viviendas.ordenNombre).map((k) => ordered(k, query.order)))
+    .limit(limit)
+    .offset(offset)
+    .as('u')
 
-  const [rows, total] = await Promise.all([
+  const [rows, { total, exact }] = await Promise.all([
     deps.db
       .select({
         usuario: {
@@ -134,43 +132,117 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
           fotoUrl: page.fotoUrl,
         },
         vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
+        pirFecha: latestPirFecha(page.id),
       })
       .from(page)
       .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
       .orderBy(...sortKeys(query.sort, page, viviendas.ordenNombre).map((k) => ordered(k, query.order))),
-    query.page ? deps.db.select({ n: count() }).from(usuarios).where(where) : undefined,
+    boundedTotal(deps.db, usuarios, condition),
   ])
+  const now = deps.clock.now()
   return {
-    items: rows.map((r) => toUsuario(r.usuario, r.vivienda)),
-    total: total ? Number(total[0]?.n ?? 0) : rows.length,
+    items: rows.map((r) => ({ ...toUsuario(r.usuario, r.vivienda), pir: pirBadge(pirFrom(r.pirFecha, now)) })),
+    total,
+    exact,
   }
 }
 
-/** A resident the actor reaches, with its home, or 404. `lock` holds the row until the transaction ends. */
-async function loadUsuario(
-  db: DbOrTx,
-  actor: Actor,
-  id: number,
-  lock = false,
-): Promise<{ row: Row; vivienda: ViviendaRef | null }> {
-  const select = db
-    .select({ usuario: usuarios, vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId } })
+/**
+ * GET /usuarios/nif/:nif: the header of /documentacion/{nif} and /caja/{nif} (SPEC §2.14, §2.15). The NIF of
+ * the URL matches in any case; one the worker does not reach, or none, answers 404 with SPEC §8's message.
+ * The PIR card comes from the shared rule, with today from the injected clock.
+ */
+export async function getUsuarioPorNif(deps: AppDeps, actor: Actor, nif: string): Promise<UsuarioFicha> {
+  const normalized = normalizeNif(nif)
+  const [row] = await deps.db
+    .select()
     .from(usuarios)
-    .leftJoin(viviendas, eq(viviendas.id, usuarios.viviendaId))
-    .where(eq(usuarios.id, id))
-  const [found] = lock ? await select.for('update', { of: usuarios }) : await select
-  if (!found || !reachesUsuario(actor, found.vivienda)) throw new AppError('NOT_FOUND', NOT_FOUND)
-  return { row: found.usuario, vivienda: found.vivienda }
+    .where(where(eq(usuarios.nif, normalized), scopeFor(actor, 'usuarios', 'list')))
+  if (!row) throw new AppError('NOT_FOUND', usuarioNifNoEncontrado(normalized))
+  const [vivienda, pir] = await Promise.all([homeOf(deps.db, row.viviendaId), pirStatusOf(deps.db, deps.clock, row.id)])
+  return { ...toUsuario(row, vivienda), nombreCompleto: fullName(row), pir }
 }
 
-export async function getUsuario(db: DbOrTx, actor: Actor, id: number): Promise<Usuario> {
-  const { row, vivienda } = await loadUsuario(db, actor, id)
-  return toUsuario(row, vivienda)
+/** A resident as its documents and cash movements need it: who, and the home their log entries name (L1). */
+export interface UsuarioTitular {
+  id: number
+  nombre: string
+  apellidos: string
+  nif: string
+  vivienda: ViviendaRef | null
+}
+
+/**
+ * The resident a document or cash movement belongs to (by id, or by the NIF of the screen's URL in any case),
+ * for `action` on `resource` (the role check of SPEC §6), under the worker's scope (DECISIONS P1): another
+ * company's resident, or none, is 404 — with SPEC §8's message when asked by NIF. `lock` takes the
+ * resident's row (FOR NO KEY UPDATE: writers of one resident's records queue, inserts elsewhere do not).
+ */
+export async function titularOf(
+  db: DbOrTx,
+  actor: Actor,
+  resource: 'documentos-usuario' | 'caja-usuario',
+  action: 'list' | 'create' | 'update' | 'delete',
+  by: { id?: number; nif?: string },
+  { lock = false }: { lock?: boolean } = {},
+): Promise<UsuarioTitular> {
+  authorize(actor, resource, action)
+  const nif = by.nif === undefined ? undefined : normalizeNif(by.nif)
+  if (by.id === undefined && nif === undefined) throw new AppError('NOT_FOUND', NOT_FOUND)
+  // The home comes in the same statement (one round trip); the lock is on the resident's row only.
+  const query = db
+    .select({
+      id: usuarios.id,
+      nombre: usuarios.nombre,
+      apellidos: usuarios.apellidos,
+      nif: usuarios.nif,
+      vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
+    })
+    .from(usuarios)
+    .leftJoin(viviendas, eq(viviendas.id, usuarios.viviendaId))
+    .where(
+      where(
+        by.id !== undefined ? eq(usuarios.id, by.id) : undefined,
+        nif !== undefined ? eq(usuarios.nif, nif) : undefined,
+        resourceRules.usuarios.visible(actor),
+      ),
+    )
+  const [row] = lock ? await query.for('no key update', { of: usuarios }) : await query
+  if (!row) throw new AppError('NOT_FOUND', nif !== undefined ? usuarioNifNoEncontrado(nif) : NOT_FOUND)
+  return row
+}
+
+async function homeOf(db: DbOrTx, viviendaId: number | null): Promise<ViviendaRef | null> {
+  if (viviendaId === null) return null
+  const [v] = await db
+    .select({ id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId })
+    .from(viviendas)
+    .where(eq(viviendas.id, viviendaId))
+  return v ?? null
+}
+
+/**
+ * Lock before you look: the resident's own row, locked under the worker's scope (never the nullable side
+ * of a join), then its home. 404 for one the worker does not reach.
+ */
+async function lockUsuario(tx: Tx, actor: Actor, id: number, action: 'update' | 'delete', message?: string) {
+  const row = await lockRow(tx, usuarios, id, scopeFor(actor, 'usuarios', action, message), NOT_FOUND)
+  return { row, vivienda: await homeOf(tx, row.viviendaId) }
+}
+
+export async function getUsuario(deps: AppDeps, actor: Actor, id: number): Promise<Usuario> {
+  const [row] = await deps.db
+    .select()
+    .from(usuarios)
+    .where(where(eq(usuarios.id, id), scopeFor(actor, 'usuarios', 'list')))
+  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND)
+  return toUsuario(row, await homeOf(deps.db, row.viviendaId))
 }
 
 /**
  * The home a resident is created in or moved to (body field `viviendaId`): it must exist (400 on the field)
- * and, for non-superadmins, belong to one of their companies (SPEC §6: 403 with `forbidden`).
+ * and, for non-superadmins, belong to one of their companies (SPEC §6 and §8 give this refusal its own
+ * 403 message, the one case where a foreign id is not a plain 404).
  */
 async function targetVivienda(db: DbOrTx, actor: Actor, viviendaId: number, forbidden: string): Promise<ViviendaRef> {
   const vivienda = await findVivienda(db, viviendaId)
@@ -181,27 +253,8 @@ async function targetVivienda(db: DbOrTx, actor: Actor, viviendaId: number, forb
 
 const nifConflict = () => new AppError('CONFLICT', usuarioMessages.nifDuplicado, { nif: usuarioMessages.nifDuplicado })
 
-/** DECISIONS D2: the NIF is unique (checked here for a clear answer; the unique index settles races). */
-async function assertNifFree(db: DbOrTx, nif: string, exceptId?: number): Promise<void> {
-  const condition = exceptId === undefined ? eq(usuarios.nif, nif) : and(eq(usuarios.nif, nif), ne(usuarios.id, exceptId))
-  const [taken] = await db.select({ id: usuarios.id }).from(usuarios).where(condition).limit(1)
-  if (taken) throw nifConflict()
-}
-
-/** A concurrent insert of the same NIF loses on usuarios_nif_unique: answer it like the check above. */
-async function mapNifViolation<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work
-  } catch (err) {
-    let e: unknown = err
-    for (let i = 0; i < 4 && e; i++) {
-      const { code, constraint } = e as { code?: unknown; constraint?: unknown }
-      if (code === '23505' && (constraint === undefined || constraint === 'usuarios_nif_unique')) throw nifConflict()
-      e = (e as { cause?: unknown }).cause
-    }
-    throw err
-  }
-}
+/** DECISIONS D2: the NIF is unique; the unique index settles concurrent writers (one 201, then 409s). */
+const uniqueNif = <T>(work: () => Promise<T>) => onUniqueViolation(work, 'usuarios_nif_unique', nifConflict)
 
 /** '' (the form's empty option) is stored as null. */
 const orNull = <T extends string>(value: T | '' | null | undefined): T | null => (value ? value : null)
@@ -209,31 +262,30 @@ const orNull = <T extends string>(value: T | '' | null | undefined): T | null =>
 const fullName = (row: Pick<Row, 'nombre' | 'apellidos'>) => `${row.nombre} ${row.apellidos}`
 
 export async function createUsuario(deps: AppDeps, actor: Actor, input: UsuarioCreate): Promise<Usuario> {
-  return mapNifViolation(
+  scopeFor(actor, 'usuarios', 'create')
+  return uniqueNif(() =>
     deps.db.transaction(async (tx) => {
       const vivienda = await targetVivienda(tx, actor, input.viviendaId, permissionMessages.crearUsuarioEnVivienda)
-      const nif = normalizeNif(input.nif)
-      await assertNifFree(tx, nif)
       const [row] = await tx
         .insert(usuarios)
         .values({
           nombre: input.nombre,
           apellidos: input.apellidos,
-          nif,
+          nif: normalizeNif(input.nif),
           gradoDependencia: orNull(input.gradoDependencia),
           fotoUrl: orNull(input.fotoUrl),
           viviendaId: vivienda.id,
         })
         .returning()
       const created = toUsuario(row as Row, vivienda)
-      await writeLog(tx, actor, {
+      await logChange(tx, actor, {
         accion: 'Crear usuario',
         url: '/usuarios',
-        tipo: logTipoPorCambio.create,
+        cambio: 'create',
         descripcion: `Usuario creado: ${fullName(created)} (${created.nif}) en la vivienda ${vivienda.nombre}`,
-        viviendaId: vivienda.id,
+        vivienda,
         usuarioId: created.id,
-        datos: { despues: created },
+        despues: created,
       })
       return created
     }),
@@ -242,21 +294,19 @@ export async function createUsuario(deps: AppDeps, actor: Actor, input: UsuarioC
 
 /** Edit; a new `viviendaId` moves the resident (its one home is replaced in the same statement). */
 export async function updateUsuario(deps: AppDeps, actor: Actor, id: number, input: UsuarioUpdate): Promise<Usuario> {
-  return mapNifViolation(
+  return uniqueNif(() =>
     deps.db.transaction(async (tx) => {
-      const { row, vivienda } = await loadUsuario(tx, actor, id, true)
+      const { row, vivienda } = await lockUsuario(tx, actor, id, 'update', permissionMessages.eliminarUsuario)
       const moving = input.viviendaId !== undefined && input.viviendaId !== row.viviendaId
       const target = moving
         ? await targetVivienda(tx, actor, input.viviendaId as number, permissionMessages.moverUsuarioAVivienda)
         : vivienda
-      const nif = input.nif !== undefined ? normalizeNif(input.nif) : undefined
-      if (nif !== undefined && nif !== row.nif) await assertNifFree(tx, nif, id)
       const [updated] = await tx
         .update(usuarios)
         .set({
           ...(input.nombre !== undefined ? { nombre: input.nombre } : {}),
           ...(input.apellidos !== undefined ? { apellidos: input.apellidos } : {}),
-          ...(nif !== undefined ? { nif } : {}),
+          ...(input.nif !== undefined ? { nif: normalizeNif(input.nif) } : {}),
           ...(input.gradoDependencia !== undefined ? { gradoDependencia: orNull(input.gradoDependencia) } : {}),
           ...(input.fotoUrl !== undefined ? { fotoUrl: orNull(input.fotoUrl) } : {}),
           ...(moving ? { viviendaId: target?.id ?? null } : {}),
@@ -264,18 +314,18 @@ export async function updateUsuario(deps: AppDeps, actor: Actor, id: number, inp
         })
         .where(eq(usuarios.id, id))
         .returning()
-      if (!updated) throw new AppError('NOT_FOUND', NOT_FOUND)
       const before = toUsuario(row, vivienda)
-      const after = toUsuario(updated, target)
+      const after = toUsuario(updated as Row, target)
       const moved = moving ? `; trasladado de ${vivienda?.nombre ?? usuarioMessages.sinVivienda} a ${target?.nombre}` : ''
-      await writeLog(tx, actor, {
+      await logChange(tx, actor, {
         accion: 'Modificar usuario',
         url: '/usuarios',
-        tipo: logTipoPorCambio.update,
+        cambio: 'update',
         descripcion: `Usuario modificado: ${fullName(after)} (${after.nif})${moved}`,
-        viviendaId: target?.id ?? null,
+        vivienda: target,
         usuarioId: id,
-        datos: { antes: before, despues: after },
+        antes: before,
+        despues: after,
       })
       return after
     }),
@@ -288,7 +338,7 @@ export async function updateUsuario(deps: AppDeps, actor: Actor, id: number, inp
  */
 export async function linkVivienda(deps: AppDeps, actor: Actor, id: number, viviendaId: number): Promise<Usuario> {
   return deps.db.transaction(async (tx) => {
-    const { row, vivienda } = await loadUsuario(tx, actor, id, true)
+    const { row, vivienda } = await lockUsuario(tx, actor, id, 'update')
     if (row.viviendaId === viviendaId) return toUsuario(row, vivienda)
     const target = await findVivienda(tx, viviendaId)
     if (!target) throw new AppError('NOT_FOUND', VIVIENDA_NOT_FOUND)
@@ -301,14 +351,15 @@ export async function linkVivienda(deps: AppDeps, actor: Actor, id: number, vivi
     const before = toUsuario(row, vivienda)
     const after = toUsuario(updated as Row, target)
     const from = vivienda ? `; trasladado desde ${vivienda.nombre}` : ''
-    await writeLog(tx, actor, {
+    await logChange(tx, actor, {
       accion: 'Modificar usuario',
       url: '/usuarios',
-      tipo: logTipoPorCambio.update,
+      cambio: 'update',
       descripcion: `Usuario ${fullName(after)} (${after.nif}) vinculado a la vivienda ${target.nombre}${from}`,
-      viviendaId: target.id,
+      vivienda: target,
       usuarioId: id,
-      datos: { antes: before, despues: after },
+      antes: before,
+      despues: after,
     })
     return after
   })
@@ -320,7 +371,7 @@ export async function linkVivienda(deps: AppDeps, actor: Actor, id: number, vivi
  */
 export async function unlinkVivienda(deps: AppDeps, actor: Actor, id: number, viviendaId: number): Promise<Usuario> {
   return deps.db.transaction(async (tx) => {
-    const { row, vivienda } = await loadUsuario(tx, actor, id, true)
+    const { row, vivienda } = await lockUsuario(tx, actor, id, 'update')
     if (!vivienda || vivienda.id !== viviendaId) throw new AppError('NOT_FOUND', NOT_LINKED)
     const [updated] = await tx
       .update(usuarios)
@@ -329,14 +380,15 @@ export async function unlinkVivienda(deps: AppDeps, actor: Actor, id: number, vi
       .returning()
     const before = toUsuario(row, vivienda)
     const after = toUsuario(updated as Row, null)
-    await writeLog(tx, actor, {
+    await logChange(tx, actor, {
       accion: 'Modificar usuario',
       url: '/usuarios',
-      tipo: logTipoPorCambio.update,
+      cambio: 'update',
       descripcion: `Usuario ${fullName(after)} (${after.nif}) desvinculado de la vivienda ${vivienda.nombre}`,
-      viviendaId: vivienda.id,
+      vivienda,
       usuarioId: id,
-      datos: { antes: before, despues: after },
+      antes: before,
+      despues: after,
     })
     return after
   })
@@ -345,11 +397,11 @@ export async function unlinkVivienda(deps: AppDeps, actor: Actor, id: number, vi
 /**
  * DECISIONS D2: the resident, its documents, cash movements and calendar links go in one transaction (the
  * foreign keys cascade). DECISIONS L3: the deleted documents and cash movements are kept in the log entry.
+ * Of two concurrent deletes, the second waits on the lock and then finds nothing: one entry.
  */
 export async function removeUsuario(deps: AppDeps, actor: Actor, id: number): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    const { row, vivienda } = await loadUsuario(tx, actor, id, true)
-    // One connection per transaction: these run one after the other.
+  const files = await deps.db.transaction(async (tx) => {
+    const { row, vivienda } = await lockUsuario(tx, actor, id, 'delete', permissionMessages.eliminarUsuario)
     const documentos = await tx
       .select({
         id: documentosUsuario.id,
@@ -363,16 +415,25 @@ export async function removeUsuario(deps: AppDeps, actor: Actor, id: number): Pr
       .select({ id: cajaUsuario.id, concepto: cajaUsuario.concepto, cantidad: cajaUsuario.cantidad, fecha: cajaUsuario.fecha })
       .from(cajaUsuario)
       .where(eq(cajaUsuario.usuarioId, id))
+    // Their uploaded files' rows go with them (foreign keys cascade); the files on disk after the commit.
+    const files = await tx
+      .select({ id: uploads.id })
+      .from(uploads)
+      .where(
+        sql`${uploads.documentoId} in (select id from documentos_usuario where usuario_id = ${id}) or ${uploads.movimientoId} in (select id from caja_usuario where usuario_id = ${id})`,
+      )
     await tx.delete(usuarios).where(eq(usuarios.id, id))
     const before = toUsuario(row, vivienda)
-    await writeLog(tx, actor, {
+    await logChange(tx, actor, {
       accion: 'Eliminar usuario',
       url: '/usuarios',
-      tipo: logTipoPorCambio.delete,
+      cambio: 'delete',
       descripcion: `Usuario eliminado: ${fullName(before)} (${before.nif}), con ${documentos.length} documentos y ${movimientos.length} movimientos de caja`,
-      viviendaId: vivienda?.id ?? null,
+      vivienda,
       usuarioId: id,
-      datos: { antes: { ...before, documentos, movimientosCaja: movimientos } },
+      antes: { ...before, documentos, movimientosCaja: movimientos },
     })
+    return files.map((f) => f.id)
   })
+  await discardFiles(deps, files)
 }

@@ -74,6 +74,7 @@ describe('GET /api/usuarios', () => {
       gradoDependencia: null,
       fotoUrl: null,
       viviendas: [{ id: homeA1.id, nombre: 'Calle Alfa 1', empresaId: empresaA.id }],
+      pir: { estado: 'sinpir', diasRestantes: null },
     })
     expect(body.find((u) => u.id === homeless.id)).toMatchObject({ viviendas: [] })
   })

@@ -15,7 +15,7 @@ export const viviendasRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     service: {
       list: listViviendas,
-      get: (deps, actor, id) => getVivienda(deps.db, actor, id),
+      get: getVivienda,
       create: createVivienda,
       update: updateVivienda,
       remove: removeVivienda,

@@ -129,7 +129,7 @@ describe('GET /api/viviendas', () => {
   it('rejects bad query parameters with 400 and requires a token', async () => {
     const bad = await t.as(superadmin, { method: 'GET', url: '/api/viviendas?empresaIds=1,a&pageSize=500&sort=precio' })
     expect(bad.statusCode).toBe(400)
-    expect(bad.json().fieldErrors).toMatchObject({ empresaIds: 'Lista de identificadores no válida' })
+    expect(bad.json().fieldErrors).toMatchObject({ empresaIds: 'Identificador no válido' })
     expect(Object.keys(bad.json().fieldErrors).sort()).toEqual(['empresaIds', 'pageSize', 'sort'])
     expect((await t.app.inject({ method: 'GET', url: '/api/viviendas' })).statusCode).toBe(401)
   })
@@ -208,7 +208,7 @@ describe('POST /api/viviendas', () => {
     expect(await logCount()).toBe(before)
   })
 
-  it('refuses EMPLEADO (403 before validation) and ADMIN in another company (403), writing nothing', async () => {
+  it('refuses EMPLEADO (403 before validation) and ADMIN in another company (400, as a missing one), writing nothing', async () => {
     const before = await logCount()
     const emp = await t.as(empleado, {
       method: 'POST',
@@ -223,8 +223,8 @@ describe('POST /api/viviendas', () => {
       url: '/api/viviendas',
       payload: { nombre: 'Calle Ajena', empresaId: empresaB.id },
     })
-    expect(other.statusCode).toBe(403)
-    expect(other.json().message).toBe(permissionMessages.generic)
+    expect(other.statusCode).toBe(400)
+    expect(other.json().fieldErrors).toEqual({ empresaId: 'Selecciona una empresa' })
     const rows = await t.db.select().from(viviendas).where(sql`${viviendas.nombre} in ('Calle Empleado', 'Calle Ajena')`)
     expect(rows).toEqual([])
     expect(await logCount()).toBe(before)
@@ -268,7 +268,7 @@ describe('PATCH /api/viviendas/:id', () => {
     expect(log?.datos).toMatchObject({ antes: { nombre: 'Calle Vieja 1' }, despues: { nombre: 'Calle Renovada 1' } })
   })
 
-  it('moves a home between the companies of an ADMIN, refuses another company (403) and a missing one (400)', async () => {
+  it('moves a home between the companies of an ADMIN, and refuses another company and a missing one alike (400)', async () => {
     const c = await makeEmpresa(t.db, { nombre: 'Empresa Segunda' })
     const admin2 = await t.worker('ADMIN', [empresaA.id, c.id])
     const own = await makeVivienda(t.db, empresaA.id)
@@ -276,11 +276,10 @@ describe('PATCH /api/viviendas/:id', () => {
     expect(moved.statusCode).toBe(200)
     expect(moved.json().empresa).toEqual({ id: c.id, nombre: 'Empresa Segunda' })
     const refused = await t.as(admin2, { method: 'PATCH', url: `/api/viviendas/${own.id}`, payload: { empresaId: empresaB.id } })
-    expect(refused.statusCode).toBe(403)
-    expect(refused.json().message).toBe(permissionMessages.generic)
     const missing = await t.as(admin2, { method: 'PATCH', url: `/api/viviendas/${own.id}`, payload: { empresaId: 999999 } })
     expect(missing.statusCode).toBe(400)
     expect(missing.json().fieldErrors).toEqual({ empresaId: 'Selecciona una empresa' })
+    expect(refused.json()).toEqual(missing.json())
     const [row] = await t.db.select().from(viviendas).where(eq(viviendas.id, own.id))
     expect(row?.empresaId).toBe(c.id)
   })

@@ -1,12 +1,17 @@
-import { useQuery } from '@tanstack/react-query'
-import { useEffect } from 'react'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import type { Empresa } from '@vb/shared'
+import { useEffect, useId, useState } from 'react'
 import Dropdown from 'react-bootstrap/Dropdown'
-import { fetchMisEmpresas } from '../../lib/empresas'
+import Form from 'react-bootstrap/Form'
+import { Icon } from '../../components/icon'
+import { ApiError, api } from '../../lib/api-client'
 import { session } from '../../lib/session'
 import { useEmpresa } from '../../lib/use-empresa'
 import { useTrabajador } from '../../lib/use-session'
 
 const TODAS = 'Todas mis empresas'
+/** Companies listed at once; past that, the search box finds the rest on the server. */
+const SWITCHER_PAGE = 50
 
 /**
  * SPEC §2.2 / DECISIONS D1: the company switcher. GET /api/empresas is already scoped by role (all for
@@ -16,34 +21,69 @@ const TODAS = 'Todas mis empresas'
 export function CompanySwitcher() {
   const trabajador = useTrabajador()
   const selected = useEmpresa()
+  const searchId = useId()
+  const [q, setQ] = useState('')
   const empresas = useQuery({
-    queryKey: ['empresas', 'switcher', trabajador?.id],
-    queryFn: fetchMisEmpresas,
+    queryKey: ['empresas', 'switcher', trabajador?.id, { q }],
+    queryFn: () => api.list<Empresa>('/empresas', { q, sort: 'nombre', order: 'asc', pageSize: SWITCHER_PAGE }),
     enabled: Boolean(trabajador),
-    staleTime: 5 * 60_000,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
   })
-  const nombre = selected?.nombre ?? TODAS
+
+  // Issue 8 item 8: the stored selection is checked against the companies the worker may see, at every
+  // start and after every change of companies (this query lives under 'empresas', which changes refresh):
+  // a company deleted or no longer reachable falls back to 'Todas mis empresas'.
+  const check = useQuery({
+    queryKey: ['empresas', 'seleccionada', selected?.id],
+    queryFn: () => api.get<Empresa>(`/empresas/${selected?.id}`),
+    enabled: Boolean(trabajador && selected),
+    retry: false,
+  })
+  useEffect(() => {
+    if (check.error instanceof ApiError && check.error.statusCode === 404) session.setEmpresa(null)
+    else if (check.data && selected && check.data.nombre !== selected.nombre) session.setEmpresa(check.data)
+  }, [check.error, check.data, selected])
 
   // SPEC §3: `empresas` is kept in storage for SUPERADMIN only (session.start removes it for the others).
   useEffect(() => {
-    if (trabajador?.rol === 'SUPERADMIN' && empresas.data) {
-      localStorage.setItem('empresas', JSON.stringify(empresas.data.map((e) => ({ id: e.id, nombre: e.nombre }))))
+    if (trabajador?.rol === 'SUPERADMIN' && empresas.data && !q) {
+      localStorage.setItem('empresas', JSON.stringify(empresas.data.items.map((e) => ({ id: e.id, nombre: e.nombre }))))
     }
-  }, [trabajador?.rol, empresas.data])
+  }, [trabajador?.rol, empresas.data, q])
 
+  const nombre = selected?.nombre ?? TODAS
+  const many = (empresas.data?.total ?? 0) > 8 || q !== ''
   return (
-    <Dropdown className="empresa-switcher">
+    <Dropdown className="empresa-switcher" onToggle={(open) => !open && setQ('')}>
       <Dropdown.Toggle
         variant="light"
         className="empresa-toggle border d-flex align-items-center gap-2"
         aria-label={`Empresa: ${nombre}`}
+        title={nombre}
       >
-        <i className="bi bi-building" aria-hidden="true" />
+        <Icon name="building" />
         <span className="nombre">{nombre}</span>
       </Dropdown.Toggle>
-      <Dropdown.Menu className="shadow-sm" style={{ minWidth: '16rem' }}>
+      <Dropdown.Menu className="shadow-sm empresa-menu">
         {/* Not Dropdown.Header: its role="heading" has no level (axe aria-required-attr). */}
         <div className="dropdown-header">Cambiar de empresa</div>
+        {many && (
+          <div className="px-3 pb-2">
+            <Form.Label htmlFor={searchId} className="visually-hidden">
+              Buscar empresa
+            </Form.Label>
+            <Form.Control
+              id={searchId}
+              size="sm"
+              type="search"
+              placeholder="Buscar empresa"
+              autoComplete="off"
+              value={q}
+              onChange={(e) => setQ(e.target.value)}
+            />
+          </div>
+        )}
         {/* `active` goes in as a class: the prop would add aria-selected, which a button may not carry. */}
         <ul className="empresa-list list-unstyled mb-0" aria-label="Empresas disponibles">
           <li>
@@ -56,13 +96,13 @@ export function CompanySwitcher() {
               {TODAS}
             </Dropdown.Item>
           </li>
-          {empresas.data?.map((empresa) => {
+          {empresas.data?.items.map((empresa) => {
             const active = selected?.id === empresa.id
             return (
               <li key={empresa.id}>
                 <Dropdown.Item
                   as="button"
-                  className={active ? 'active' : undefined}
+                  className={active ? 'active text-break' : 'text-break'}
                   aria-current={active ? 'true' : undefined}
                   onClick={() => session.setEmpresa(empresa)}
                 >

@@ -4,6 +4,7 @@ import { useEffect } from 'react'
 import Badge from 'react-bootstrap/Badge'
 import CloseButton from 'react-bootstrap/CloseButton'
 import Dropdown from 'react-bootstrap/Dropdown'
+import { Icon, type IconName } from '../../components/icon'
 import { useToast } from '../../components/toasts'
 import { api } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
@@ -11,7 +12,12 @@ import { formatDateTime } from '../../lib/format'
 import { followNotificationStream } from '../../lib/notification-stream'
 import { NOTIFICACION_EVENT, session } from '../../lib/session'
 
-const icons = { info: 'bi-info-circle', warning: 'bi-exclamation-triangle', danger: 'bi-x-octagon', success: 'bi-check-circle' }
+const icons = {
+  info: 'info-circle',
+  warning: 'exclamation-triangle',
+  danger: 'x-octagon',
+  success: 'check-circle',
+} as const satisfies Record<string, IconName>
 
 // Keeps the 350 px panel inside a phone's screen.
 const panelPopper = { modifiers: [{ name: 'preventOverflow', options: { padding: 8, altAxis: true } }] }
@@ -52,10 +58,11 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
     void followNotificationStream({
       token: session.token,
       onNotificacion: () => window.dispatchEvent(new Event(NOTIFICACION_EVENT)),
+      onResync: () => void refetch(),
       signal: controller.signal,
     })
     return () => controller.abort()
-  }, [trabajadorId])
+  }, [trabajadorId, refetch])
 
   const dismiss = useMutation({
     mutationFn: (id: number) => api.delete(`/notificaciones/${id}`),
@@ -67,18 +74,20 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
 
   const items = notificaciones.data ?? []
   const count = items.length
+  const badge = count > 99 ? '99+' : String(count)
 
   return (
     <Dropdown show={show} onToggle={(next) => onToggle(next)} autoClose="outside" align="end">
       <Dropdown.Toggle
         variant="light"
         className="position-relative no-caret rounded-circle px-2"
-        aria-label={count ? `Notificaciones (${count})` : 'Notificaciones'}
+        // The name holds the number the badge shows (WCAG 2.5.3, label in name).
+        aria-label={count ? `Notificaciones: ${badge} sin leer` : 'Notificaciones'}
       >
-        <i className="bi bi-bell fs-5" aria-hidden="true" />
+        <Icon name="bell" className="fs-5" />
         {count > 0 && (
           <Badge bg="danger" pill className="position-absolute top-0 start-100 translate-middle" aria-hidden="true">
-            {count > 99 ? '99+' : count}
+            {badge}
           </Badge>
         )}
       </Dropdown.Toggle>
@@ -102,7 +111,7 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
                   className="d-flex gap-2 px-3 py-2 border-bottom"
                   style={{ borderLeft: `4px solid var(--bs-${variant})` }}
                 >
-                  <i className={`bi ${icons[variant]} text-${variant}-emphasis mt-1`} aria-hidden="true" />
+                  <Icon name={icons[variant]} className={`text-${variant}-emphasis mt-1`} />
                   <div className="flex-grow-1 small">
                     <p className="fw-semibold mb-0">{n.titulo}</p>
                     <p className="mb-1 text-body-secondary">{n.descripcion}</p>

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import Button from 'react-bootstrap/Button'
 import Container from 'react-bootstrap/Container'
 import { Outlet, useLocation, useNavigate } from 'react-router'
+import { Icon } from '../../components/icon'
 import { api } from '../../lib/api-client'
 import { session } from '../../lib/session'
 import { useTrabajador } from '../../lib/use-session'
@@ -70,7 +71,7 @@ export function Shell() {
             aria-label="Abrir menú"
             onClick={() => setMenuOpen(true)}
           >
-            <i className="bi bi-list fs-5" aria-hidden="true" />
+            <Icon name="list" className="fs-5" />
           </Button>
           <CompanySwitcher />
           <div className="ms-auto d-flex align-items-center flex-shrink-0 gap-1 gap-sm-2">

@@ -4,15 +4,16 @@ import Alert from 'react-bootstrap/Alert'
 import Offcanvas from 'react-bootstrap/Offcanvas'
 import { Link, NavLink, useLocation } from 'react-router'
 import { BrandLogo } from '../../components/brand-logo'
+import { Icon } from '../../components/icon'
 import { useTrabajador } from '../../lib/use-session'
 import { paths } from '../paths'
 import { configMenu, type MenuItem, mainMenu } from './menu'
 
 /** SPEC §2.2: the mobile menu shows static sample alerts. */
 const sampleAlerts = [
-  { variant: 'warning', icon: 'bi-exclamation-triangle', text: 'Hay certificados PIR próximos a caducar.' },
-  { variant: 'info', icon: 'bi-calendar-event', text: 'Revisa el planing de tareas de hoy.' },
-  { variant: 'success', icon: 'bi-check-circle', text: 'Caja del día cuadrada en todas las viviendas.' },
+  { variant: 'warning', icon: 'exclamation-triangle', text: 'Hay certificados PIR próximos a caducar.' },
+  { variant: 'info', icon: 'calendar-event', text: 'Revisa el planing de tareas de hoy.' },
+  { variant: 'success', icon: 'check-circle', text: 'Caja del día cuadrada en todas las viviendas.' },
 ] as const
 
 interface Props {
@@ -36,7 +37,7 @@ export function SideMenu({ show, onHide }: Props) {
   const link = (item: MenuItem) => (
     <li className="nav-item" key={item.to}>
       <NavLink to={item.to} className="nav-link rounded-2" onClick={onHide}>
-        <i className={`bi ${item.icon}`} aria-hidden="true" />
+        <Icon name={item.icon} />
         <span>{item.label}</span>
       </NavLink>
     </li>
@@ -72,9 +73,9 @@ export function SideMenu({ show, onHide }: Props) {
                   aria-controls={submenuId}
                   onClick={() => setConfigOpen((open) => !open)}
                 >
-                  <i className="bi bi-gear" aria-hidden="true" />
+                  <Icon name="gear" />
                   <span className="flex-grow-1">Configuración</span>
-                  <i className={`bi ${configOpen ? 'bi-chevron-up' : 'bi-chevron-down'} small`} aria-hidden="true" />
+                  <Icon name={configOpen ? 'chevron-up' : 'chevron-down'} className="small" />
                 </button>
                 {configOpen && (
                   <ul id={submenuId} className="nav flex-column gap-1 mt-1 submenu">
@@ -88,7 +89,7 @@ export function SideMenu({ show, onHide }: Props) {
             <h2 className="h6 text-body-secondary text-uppercase small mt-2">Avisos</h2>
             {sampleAlerts.map((a) => (
               <Alert key={a.text} variant={a.variant} className="py-2 px-3 small mb-2" role="note">
-                <i className={`bi ${a.icon} me-2`} aria-hidden="true" />
+                <Icon name={a.icon} className="me-2" />
                 {a.text}
               </Alert>
             ))}

@@ -2,6 +2,7 @@ import type { Trabajador } from '@vb/shared'
 import { useRef, useState } from 'react'
 import Dropdown from 'react-bootstrap/Dropdown'
 import { Link } from 'react-router'
+import { Icon } from '../../components/icon'
 import { paths } from '../paths'
 import { LogoutModal } from './logout-modal'
 
@@ -28,7 +29,7 @@ export function UserMenu({ trabajador, onNotificaciones, onLogout }: Props) {
           className="d-flex align-items-center gap-2"
           aria-label={nombre ? `Menú de usuario: ${nombre}` : 'Menú de usuario'}
         >
-          <i className="bi bi-person-circle fs-5" aria-hidden="true" />
+          <Icon name="person-circle" className="fs-5" />
           <span className="d-none d-md-inline text-truncate" style={{ maxWidth: '12rem' }}>
             {nombre}
           </span>
@@ -43,20 +44,20 @@ export function UserMenu({ trabajador, onNotificaciones, onLogout }: Props) {
           )}
           <Dropdown.Divider />
           <Dropdown.Item as={Link} to={paths.fichaTrabajador}>
-            <i className="bi bi-person-vcard me-2" aria-hidden="true" />
+            <Icon name="person-vcard" className="me-2" />
             Ficha del trabajador
           </Dropdown.Item>
           <Dropdown.Item as={Link} to={paths.configuracionUsuario}>
-            <i className="bi bi-sliders me-2" aria-hidden="true" />
+            <Icon name="sliders" className="me-2" />
             Configuración de usuario
           </Dropdown.Item>
           <Dropdown.Item as="button" onClick={onNotificaciones}>
-            <i className="bi bi-bell me-2" aria-hidden="true" />
+            <Icon name="bell" className="me-2" />
             Notificaciones
           </Dropdown.Item>
           <Dropdown.Divider />
           <Dropdown.Item as="button" className="text-danger" onClick={() => setConfirming(true)}>
-            <i className="bi bi-box-arrow-right me-2" aria-hidden="true" />
+            <Icon name="box-arrow-right" className="me-2" />
             Cerrar sesión
           </Dropdown.Item>
         </Dropdown.Menu>

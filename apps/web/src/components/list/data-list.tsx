@@ -3,6 +3,7 @@ import { permissionMessages } from '@vb/shared'
 import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { Alert, Card, Form, Table } from 'react-bootstrap'
 import { ApiError } from '../../lib/api-client'
+import { Icon } from '../icon'
 import { ListPagination } from './list-pagination'
 import { ListSearch } from './list-search'
 import { RowActionsMenu } from './row-actions-menu'
@@ -21,7 +22,7 @@ export const LOADING_TEXT = 'Cargando...'
 export function DataList<T>(props: DataListProps<T>) {
   const { queryKey, fetcher, columns, rowKey, rowLabel, rowActions, searchLabel, searchPlaceholder, emptyText } = props
   const filtersKey = JSON.stringify(queryKey)
-  const list = useListState(filtersKey, props.defaultSort)
+  const list = useListState(props.defaultSort)
   const wide = useMediaQuery(WIDE_QUERY)
   const topRef = useRef<HTMLDivElement>(null)
 
@@ -34,8 +35,16 @@ export function DataList<T>(props: DataListProps<T>) {
   })
   const data = query.data
 
+  // New filters (another company in the top bar) start from page 1; the first render keeps the URL's page.
+  const { setPage, resetPage } = list
+  const lastFilters = useRef(filtersKey)
+  useEffect(() => {
+    if (lastFilters.current === filtersKey) return
+    lastFilters.current = filtersKey
+    resetPage()
+  }, [filtersKey, resetPage])
+
   // A page emptied by a deletion (or by another user) moves back to the last page that has rows.
-  const { setPage } = list
   useEffect(() => {
     if (data && data.items.length === 0 && data.total > 0 && data.page > 1 && !query.isPlaceholderData) {
       setPage(Math.max(1, Math.ceil(data.total / list.params.pageSize)))
@@ -88,7 +97,14 @@ export function DataList<T>(props: DataListProps<T>) {
             <ListCards columns={columns} items={data.items} rowKey={rowKey} rowLabel={rowLabel} rowActions={actionsFor} />
           )}
         </div>
-        <ListPagination page={data.page} pageSize={list.params.pageSize} total={data.total} onPage={goToPage} />
+        <ListPagination
+          page={data.page}
+          pageSize={list.params.pageSize}
+          total={data.total}
+          exact={data.exact}
+          shown={data.items.length}
+          onPage={goToPage}
+        />
       </>
     )
   }
@@ -97,7 +113,14 @@ export function DataList<T>(props: DataListProps<T>) {
     <div ref={topRef} className="vb-list">
       <div className="d-flex flex-wrap align-items-end gap-3 mb-3">
         <div className="flex-grow-1 vb-list-search-wrap">
-          <ListSearch label={searchLabel} placeholder={searchPlaceholder} value={list.q} onSearch={list.setQ} />
+          <ListSearch
+            label={searchLabel}
+            placeholder={searchPlaceholder}
+            value={list.q}
+            onSearch={list.setQ}
+            onSearchDebounced={list.setQDebounced}
+            onTyping={list.typing}
+          />
         </div>
         {!wide && <SortSelect columns={columns} sort={list.sort} order={list.order} onChange={list.setSort} />}
         {props.toolbar && <div className="d-flex gap-2 ms-auto">{props.toolbar}</div>}
@@ -139,9 +162,9 @@ function ListTable<T>({ caption, columns, items, rowKey, rowLabel, rowActions, s
                 {column.sortKey ? (
                   <button type="button" className="vb-sort-button" onClick={() => onSort(column.sortKey as string)}>
                     {column.header}
-                    <i
-                      className={`bi ms-1 ${active ? (order === 'desc' ? 'bi-sort-alpha-up-alt' : 'bi-sort-alpha-down') : 'bi-arrow-down-up vb-sort-idle'}`}
-                      aria-hidden="true"
+                    <Icon
+                      name={active ? (order === 'desc' ? 'sort-alpha-up-alt' : 'sort-alpha-down') : 'arrow-down-up'}
+                      className={active ? 'ms-1' : 'ms-1 vb-sort-idle'}
                     />
                   </button>
                 ) : (

@@ -14,22 +14,33 @@ export function pageWindow(current: number, last: number): Array<number | null> 
   return out
 }
 
+/** DECISIONS D13: what the pager says when the server stopped counting. */
+export const MAS_DE_10000 = 'Más de 10.000'
+
 interface ListPaginationProps {
   page: number
   pageSize: number
   total: number
+  /** False when the total was capped (D13): the last page is unknown and paging goes on. */
+  exact?: boolean
+  /** Rows on the page shown. */
+  shown: number
   onPage: (page: number) => void
 }
 
 /** SPEC §2.3: numbered pagination with previous and next, and how many rows there are. */
-export function ListPagination({ page, pageSize, total, onPage }: ListPaginationProps) {
-  const last = Math.max(1, Math.ceil(total / pageSize))
-  const from = total === 0 ? 0 : (page - 1) * pageSize + 1
-  const to = Math.min(total, page * pageSize)
+export function ListPagination({ page, pageSize, total, exact = true, shown, onPage }: ListPaginationProps) {
+  const counted = Math.max(1, Math.ceil(total / pageSize))
+  // Past a capped total the list goes on while pages come back full.
+  const last = exact ? counted : Math.max(counted, shown === pageSize ? page + 1 : page)
+  const from = shown === 0 ? 0 : (page - 1) * pageSize + 1
+  const to = from === 0 ? 0 : from + shown - 1
+  const windowPages = pageWindow(page, last)
+  if (!exact && windowPages.at(-1) === last && last > page) windowPages.splice(-1, 1, null)
   return (
     <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mt-3">
       <p className="text-body-secondary small mb-0" aria-live="polite">
-        Mostrando {from}–{to} de {total}
+        Mostrando {from}–{to} de {exact ? total : MAS_DE_10000.toLowerCase()}
       </p>
       {last > 1 && (
         <nav aria-label="Paginación">
@@ -40,7 +51,7 @@ export function ListPagination({ page, pageSize, total, onPage }: ListPagination
               </span>
               <span className="visually-hidden">Página anterior</span>
             </Pagination.Item>
-            {pageWindow(page, last).map((p, i) =>
+            {windowPages.map((p, i) =>
               p === null ? (
                 // biome-ignore lint/suspicious/noArrayIndexKey: gaps have no identity of their own
                 <Pagination.Item key={`gap-${i}`} disabled aria-hidden="true">

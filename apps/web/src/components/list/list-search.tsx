@@ -1,5 +1,6 @@
-import { type FormEvent, useEffect, useId, useState } from 'react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { Button, Form, InputGroup } from 'react-bootstrap'
+import { Icon } from '../icon'
 
 /** Typing waits this long before searching (one request per pause, not per key). */
 export const SEARCH_DEBOUNCE_MS = 300
@@ -7,28 +8,40 @@ export const SEARCH_DEBOUNCE_MS = 300
 interface ListSearchProps {
   label: string
   placeholder?: string
-  /** The search the list is showing. */
+  /** The search the list is showing (from the URL). */
   value: string
+  /** Enter or Limpiar: search now, from page 1. */
   onSearch: (q: string) => void
+  /** A pause in typing: search, leaving the page as the user has it. */
+  onSearchDebounced: (q: string) => void
+  /** A keystroke that changes the search: back to page 1 at once. */
+  onTyping: () => void
 }
 
 /** SPEC §2.3: a search box with a visible label and a 'Limpiar' button. */
-export function ListSearch({ label, placeholder, value, onSearch }: ListSearchProps) {
+export function ListSearch({ label, placeholder, value, onSearch, onSearchDebounced, onTyping }: ListSearchProps) {
   const id = useId()
   const [text, setText] = useState(value)
+  const typed = useRef(false)
+
+  // Back, a reload or Limpiar elsewhere changed the URL: show its search (keeping a trailing space being typed).
+  useEffect(() => {
+    setText((current) => (current.trim() === value ? current : value))
+  }, [value])
 
   useEffect(() => {
     const wanted = text.trim()
-    if (wanted === value) return
-    const timer = window.setTimeout(() => onSearch(wanted), SEARCH_DEBOUNCE_MS)
+    if (!typed.current || wanted === value) return
+    const timer = window.setTimeout(() => onSearchDebounced(wanted), SEARCH_DEBOUNCE_MS)
     return () => window.clearTimeout(timer)
-  }, [text, value, onSearch])
+  }, [text, value, onSearchDebounced])
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     onSearch(text.trim())
   }
   const clear = () => {
+    typed.current = false
     setText('')
     onSearch('')
   }
@@ -40,7 +53,7 @@ export function ListSearch({ label, placeholder, value, onSearch }: ListSearchPr
       </Form.Label>
       <InputGroup>
         <InputGroup.Text aria-hidden="true">
-          <i className="bi bi-search" />
+          <Icon name="search" />
         </InputGroup.Text>
         <Form.Control
           id={id}
@@ -48,7 +61,11 @@ export function ListSearch({ label, placeholder, value, onSearch }: ListSearchPr
           value={text}
           placeholder={placeholder}
           autoComplete="off"
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            typed.current = true
+            if (e.target.value.trim() !== text.trim()) onTyping()
+            setText(e.target.value)
+          }}
         />
         <Button variant="outline-secondary" type="button" onClick={clear}>
           Limpiar

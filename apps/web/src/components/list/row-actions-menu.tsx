@@ -1,6 +1,7 @@
 import { useRef } from 'react'
 import { Dropdown } from 'react-bootstrap'
 import { Link } from 'react-router'
+import { Icon } from '../icon'
 import type { RowAction } from './types'
 
 interface RowActionsMenuProps {
@@ -15,13 +16,13 @@ export function RowActionsMenu({ label, actions }: RowActionsMenuProps) {
   return (
     <Dropdown align="end">
       <Dropdown.Toggle ref={toggleRef} variant="light" size="sm" className="vb-row-actions" aria-label={`Acciones de ${label}`}>
-        <i className="bi bi-three-dots-vertical" aria-hidden="true" />
+        <Icon name="three-dots-vertical" />
       </Dropdown.Toggle>
       <Dropdown.Menu>
         {actions.map((action) => {
           const content = (
             <>
-              {action.icon && <i className={`bi bi-${action.icon} me-2`} aria-hidden="true" />}
+              {action.icon && <Icon name={action.icon} className="me-2" />}
               {action.label}
             </>
           )

@@ -1,4 +1,5 @@
 import type { Key, ReactNode } from 'react'
+import type { IconName } from '../icon'
 
 export type SortOrder = 'asc' | 'desc'
 
@@ -33,8 +34,8 @@ export interface Column<T> {
 /** An entry of a row's actions menu: either a link (`to`) or a command (`onSelect`). */
 export interface RowAction {
   label: string
-  /** Bootstrap Icons name without the 'bi-' prefix (e.g. 'pencil', 'trash'). */
-  icon?: string
+  /** Bootstrap Icons name (e.g. 'pencil', 'trash'), one of components/icon.tsx. */
+  icon?: IconName
   to?: string
   onSelect?: () => void
   danger?: boolean
@@ -47,7 +48,7 @@ export interface DataListProps<T> {
    */
   queryKey: readonly unknown[]
   /** Calls the server, e.g. `(params) => api.list<T>('/usuarios', { ...params, empresaId })`. */
-  fetcher: (params: ListParams) => Promise<{ items: T[]; total: number }>
+  fetcher: (params: ListParams) => Promise<{ items: T[]; total: number; exact: boolean }>
   columns: Column<T>[]
   rowKey: (row: T) => Key
   /** Name of a row for screen readers (the actions menu is 'Acciones de {rowLabel}'). */

@@ -1,58 +1,74 @@
-import { DEFAULT_PAGE_SIZE } from '@vb/shared'
-import { useCallback, useState } from 'react'
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@vb/shared'
+import { useCallback, useMemo } from 'react'
+import { useSearchParams } from 'react-router'
 import type { ListParams, SortOrder } from './types'
 
-interface State {
-  q: string
-  sort?: string
-  order?: SortOrder
-  page: number
-  /** The filters the page number belongs to: when they change, the list is back on page 1. */
-  pageFor: string
+const positive = (value: string | null, max: number): number | undefined => {
+  if (!value || !/^[1-9][0-9]{0,8}$/.test(value)) return undefined
+  const n = Number(value)
+  return n <= max ? n : undefined
 }
 
 /**
- * `{ q, sort, order, page }` of a server-side list (SPEC §2.3). A new search, a new sort or new filters
- * (`filtersKey`) go back to page 1.
+ * `{ q, sort, order, page, pageSize }` of a server-side list (SPEC §2.3), kept in the query string (issue 8
+ * item 4): Back, a reload and a copied link show the same list. Changes replace the history entry, so Back
+ * still means "the previous screen". A new search, sort or set of filters goes back to page 1.
  */
-export function useListState(filtersKey: string, defaultSort?: { sort: string; order: SortOrder }) {
-  const [state, setState] = useState<State>({
-    q: '',
-    sort: defaultSort?.sort,
-    order: defaultSort?.order,
-    page: 1,
-    pageFor: filtersKey,
-  })
-  const page = state.pageFor === filtersKey ? state.page : 1
+export function useListState(defaultSort?: { sort: string; order: SortOrder }) {
+  const [search, setSearch] = useSearchParams()
+  const q = search.get('q') ?? ''
+  const sortParam = search.get('sort')
+  const orderParam = search.get('order')
+  const sort = sortParam ?? defaultSort?.sort
+  const order: SortOrder | undefined = orderParam === 'asc' || orderParam === 'desc' ? orderParam : defaultSort?.order
+  const page = positive(search.get('page'), 1_000_000) ?? 1
+  const pageSize = positive(search.get('pageSize'), MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE
 
-  const setQ = useCallback(
-    (q: string) => setState((s) => (s.q === q ? s : { ...s, q, page: 1, pageFor: filtersKey })),
-    [filtersKey],
+  /** Applies changes to the query string (undefined removes a key) without a new history entry. */
+  const change = useCallback(
+    (changes: Record<string, string | undefined>) =>
+      setSearch(
+        (previous) => {
+          const next = new URLSearchParams(previous)
+          for (const [key, value] of Object.entries(changes)) {
+            if (value === undefined || value === '') next.delete(key)
+            else next.set(key, value)
+          }
+          return next
+        },
+        { replace: true, preventScrollReset: true },
+      ),
+    [setSearch],
   )
+
+  /** A new search from the user (Enter, Limpiar): page 1 with it. */
+  const setQ = useCallback((value: string) => change({ q: value, page: undefined }), [change])
+  /**
+   * The debounced search while typing. The page went back to 1 on the first keystroke (`typing`); if the user
+   * has chosen another page since, the search arriving later leaves that choice alone.
+   */
+  const setQDebounced = useCallback((value: string) => change({ q: value }), [change])
+  const typing = useCallback(() => change({ page: undefined }), [change])
   /** SPEC §2.3: a click on the sorted column toggles asc/desc; a new column starts ascending. */
   const toggleSort = useCallback(
-    (sort: string) =>
-      setState((s) => ({
-        ...s,
-        sort,
-        order: s.sort === sort && s.order === 'asc' ? 'desc' : 'asc',
-        page: 1,
-        pageFor: filtersKey,
-      })),
-    [filtersKey],
+    (column: string) => change({ sort: column, order: sort === column && order === 'asc' ? 'desc' : 'asc', page: undefined }),
+    [change, sort, order],
   )
   const setSort = useCallback(
-    (sort: string | undefined, order: SortOrder | undefined) =>
-      setState((s) => ({ ...s, sort, order, page: 1, pageFor: filtersKey })),
-    [filtersKey],
+    (column: string | undefined, direction: SortOrder | undefined) => change({ sort: column, order: direction, page: undefined }),
+    [change],
   )
-  const setPage = useCallback((p: number) => setState((s) => ({ ...s, page: p, pageFor: filtersKey })), [filtersKey])
+  const setPage = useCallback((p: number) => change({ page: p > 1 ? String(p) : undefined }), [change])
+  const resetPage = useCallback(() => change({ page: undefined }), [change])
 
-  const params: ListParams = {
-    ...(state.q ? { q: state.q } : {}),
-    ...(state.sort ? { sort: state.sort, order: state.order ?? 'asc' } : {}),
-    page,
-    pageSize: DEFAULT_PAGE_SIZE,
-  }
-  return { q: state.q, sort: state.sort, order: state.order, page, params, setQ, toggleSort, setSort, setPage }
+  const params: ListParams = useMemo(
+    () => ({
+      ...(q ? { q } : {}),
+      ...(sort ? { sort, order: order ?? 'asc' } : {}),
+      page,
+      pageSize,
+    }),
+    [q, sort, order, page, pageSize],
+  )
+  return { q, sort, order, page, pageSize, params, setQ, setQDebounced, typing, toggleSort, setSort, setPage, resetPage }
 }

@@ -6,6 +6,7 @@ import Form from 'react-bootstrap/Form'
 import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
 import { AuthLayout } from '../../components/auth-layout'
+import { Icon } from '../../components/icon'
 import { PasswordField } from '../../components/password-field'
 import { ApiError } from '../../lib/api-client'
 import { applyFieldErrors } from '../../lib/form-errors'
@@ -57,13 +58,13 @@ export function CambiarPasswordConActualPage() {
         className="btn btn-link px-0 mb-2 text-decoration-none"
         aria-label="Volver a la configuración de usuario"
       >
-        <i className="bi bi-arrow-left fs-5" aria-hidden="true" />
+        <Icon name="arrow-left" className="fs-5" />
       </Link>
       <h1 className="h3 mb-1">Cambiar Contraseña</h1>
       <p className="text-body-secondary mb-4">Escribe tu contraseña actual y elige una nueva.</p>
       {done && (
         <Alert variant="success" role="status">
-          <i className="bi bi-check-circle-fill me-2" aria-hidden="true" />
+          <Icon name="check-circle-fill" className="me-2" />
           {passwordMessages.exito}
         </Alert>
       )}

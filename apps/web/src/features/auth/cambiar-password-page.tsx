@@ -6,6 +6,7 @@ import Form from 'react-bootstrap/Form'
 import { useForm } from 'react-hook-form'
 import { Link, Navigate } from 'react-router'
 import { AuthLayout } from '../../components/auth-layout'
+import { Icon } from '../../components/icon'
 import { session } from '../../lib/session'
 import { cambiarPassword } from './api'
 import { NewPasswordFields } from './new-password-fields'
@@ -52,13 +53,13 @@ export function CambiarPasswordPage() {
   return (
     <AuthLayout>
       <Link to="/" className="btn btn-link px-0 mb-2 text-decoration-none" aria-label="Volver al inicio de sesión">
-        <i className="bi bi-arrow-left fs-5" aria-hidden="true" />
+        <Icon name="arrow-left" className="fs-5" />
       </Link>
       <h1 className="h3 mb-1">Cambiar Contraseña</h1>
       <p className="text-body-secondary mb-4">Por seguridad, actualiza tu contraseña temporal</p>
       {done && (
         <Alert variant="success" role="status">
-          <i className="bi bi-check-circle-fill me-2" aria-hidden="true" />
+          <Icon name="check-circle-fill" className="me-2" />
           {passwordMessages.exito}
         </Alert>
       )}

@@ -9,6 +9,7 @@ import Spinner from 'react-bootstrap/Spinner'
 import { useForm } from 'react-hook-form'
 import { Link, useNavigate } from 'react-router'
 import { AuthLayout } from '../../components/auth-layout'
+import { Icon } from '../../components/icon'
 import { PasswordField } from '../../components/password-field'
 import { ApiError } from '../../lib/api-client'
 import { session } from '../../lib/session'
@@ -50,7 +51,7 @@ export function LoginPage() {
       <p className="text-body-secondary mb-4">Inicia sesión en tu cuenta</p>
       {failure && (
         <Alert variant="danger" className="d-flex gap-2 align-items-start" role="alert">
-          <i className="bi bi-exclamation-triangle-fill mt-1" aria-hidden="true" />
+          <Icon name="exclamation-triangle-fill" className="mt-1" />
           <span>{failure}</span>
         </Alert>
       )}

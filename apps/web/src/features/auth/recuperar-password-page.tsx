@@ -14,6 +14,7 @@ import Spinner from 'react-bootstrap/Spinner'
 import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
 import { AuthLayout } from '../../components/auth-layout'
+import { Icon } from '../../components/icon'
 import { ApiError } from '../../lib/api-client'
 import { recuperarPassword, restablecerPassword } from './api'
 import { NewPasswordFields } from './new-password-fields'
@@ -45,7 +46,7 @@ export function RecuperarPasswordPage() {
   return (
     <AuthLayout>
       <Link to="/" className="btn btn-link px-0 mb-2 text-decoration-none" aria-label="Volver al inicio de sesión">
-        <i className="bi bi-arrow-left fs-5" aria-hidden="true" />
+        <Icon name="arrow-left" className="fs-5" />
       </Link>
       {token ? <RestablecerForm key={token} token={token} /> : <PedirEnlaceForm />}
     </AuthLayout>
@@ -78,7 +79,7 @@ function PedirEnlaceForm() {
       {sent ? (
         <>
           <Alert variant="success" role="status">
-            <i className="bi bi-envelope-check me-2" aria-hidden="true" />
+            <Icon name="envelope-check" className="me-2" />
             {sent}
           </Alert>
           <Link to="/" className="btn btn-outline-primary w-100">
@@ -148,7 +149,7 @@ function RestablecerForm({ token }: { token: string }) {
       <>
         <h1 className="h3 mb-3">Restablecer contraseña</h1>
         <Alert variant="success" role="status">
-          <i className="bi bi-check-circle-fill me-2" aria-hidden="true" />
+          <Icon name="check-circle-fill" className="me-2" />
           {passwordMessages.exito}
         </Alert>
         <Link to="/" className="btn btn-primary w-100">

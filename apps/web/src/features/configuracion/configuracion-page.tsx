@@ -3,12 +3,13 @@ import Card from 'react-bootstrap/Card'
 import Col from 'react-bootstrap/Col'
 import Row from 'react-bootstrap/Row'
 import { Link } from 'react-router'
+import { Icon, type IconName } from '../../components/icon'
 import { useTrabajador } from '../../lib/use-session'
 
 interface Opcion {
   to: string
   label: string
-  icon: string
+  icon: IconName
   text: string
   visible: boolean
 }
@@ -20,28 +21,28 @@ export function ConfiguracionPage() {
     {
       to: '/trabajadores',
       label: 'Trabajadores',
-      icon: 'bi-person-badge',
+      icon: 'person-badge',
       text: 'Cuentas del personal, roles y empresas.',
       visible: can(trabajador, 'trabajadores', 'list'),
     },
     {
       to: '/logs',
       label: 'Logs',
-      icon: 'bi-journal-text',
+      icon: 'journal-text',
       text: 'Registro de accesos y actividad.',
       visible: can(trabajador, 'logs', 'list'),
     },
     {
       to: '/integraciones',
       label: 'Integraciones',
-      icon: 'bi-plug',
+      icon: 'plug',
       text: 'Conexión con el software de contabilidad.',
       visible: true,
     },
     {
       to: '/configuracionUsuario',
       label: 'Configuración de usuario',
-      icon: 'bi-sliders',
+      icon: 'sliders',
       text: 'Tus datos y tu contraseña.',
       visible: true,
     },
@@ -55,7 +56,7 @@ export function ConfiguracionPage() {
             <Card className="shadow-sm border-0 h-100 position-relative">
               <Card.Body className="p-4 d-flex align-items-center gap-3">
                 <span className="icon-circle bg-primary-subtle text-primary" aria-hidden="true">
-                  <i className={`bi ${o.icon}`} />
+                  <Icon name={o.icon} />
                 </span>
                 <div className="flex-grow-1">
                   <h2 className="h6 mb-1">
@@ -65,7 +66,7 @@ export function ConfiguracionPage() {
                   </h2>
                   <p className="small text-body-secondary mb-0">{o.text}</p>
                 </div>
-                <i className="bi bi-chevron-right text-body-secondary" aria-hidden="true" />
+                <Icon name="chevron-right" className="text-body-secondary" />
               </Card.Body>
             </Card>
           </Col>

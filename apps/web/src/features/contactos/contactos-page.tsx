@@ -1,12 +1,14 @@
-import { type Contacto, contactoMessages } from '@vb/shared'
-import { Button, Card } from 'react-bootstrap'
-import { ConfirmDialog } from '../../components/confirm-dialog'
+import { type Contacto, type ContactoCreate, contactoCreateSchema, contactoMessages } from '@vb/shared'
 import { EntityImage } from '../../components/entity-image'
-import { type Column, DataList } from '../../components/list'
-import { useCrudActions } from '../../components/use-crud-actions'
-import { useEmpresaId } from '../../lib/use-empresa'
-import { contactoKeys, fetchContactos, useDeleteContacto } from './api'
-import { ContactoForm } from './contacto-form'
+import { TextField } from '../../components/form-fields'
+import type { Column } from '../../components/list'
+import { RemoteComboboxField } from '../../components/remote-combobox-field'
+import { CrudPage } from '../../components/resource/crud-page'
+import { empresaPickerKey, searchEmpresas } from '../../lib/pickers'
+import { resourceClient } from '../../lib/resource'
+import { useEmpresa } from '../../lib/use-empresa'
+
+export const contactosResource = resourceClient<Contacto, ContactoCreate>('contactos')
 
 /** SPEC §2.7: columns derived from the contact's fields; the photo is always the company's logo. */
 const columns: Column<Contacto>[] = [
@@ -24,12 +26,7 @@ const columns: Column<Contacto>[] = [
     card: 'title',
   },
   { id: 'agente', header: 'Agente', sortKey: 'agente', cell: (c) => c.agente },
-  {
-    id: 'correo',
-    header: 'Correo',
-    sortKey: 'correo',
-    cell: (c) => <a href={`mailto:${c.correo}`}>{c.correo}</a>,
-  },
+  { id: 'correo', header: 'Correo', sortKey: 'correo', cell: (c) => <a href={`mailto:${c.correo}`}>{c.correo}</a> },
   {
     id: 'telefono',
     header: 'Teléfono',
@@ -44,46 +41,56 @@ const columns: Column<Contacto>[] = [
 
 /** SPEC §2.7: contacts of the company chosen in the top bar, re-queried when it changes (DECISIONS D1). */
 export function ContactosPage() {
-  const empresaId = useEmpresaId()
-  const crud = useCrudActions<Contacto>({
-    resource: 'contactos',
-    remove: useDeleteContacto(),
-    deletedMessage: 'Contacto eliminado correctamente',
-  })
-  const rowActions = crud.rowActions()
-
+  const empresa = useEmpresa()
+  const empresaId = empresa?.id ?? null
   return (
-    <Card className="shadow-sm">
-      <Card.Body className="p-2 p-sm-3">
-        <DataList
-          queryKey={contactoKeys.list(empresaId)}
-          fetcher={fetchContactos(empresaId)}
-          columns={columns}
-          rowKey={(c) => c.id}
-          rowLabel={(c) => c.nombreComercial}
-          rowActions={rowActions}
-          searchLabel="Buscar contacto"
-          caption="Contactos"
-          emptyText={contactoMessages.vacio}
-          defaultSort={{ sort: 'nombreComercial', order: 'asc' }}
-          toolbar={
-            crud.canCreate && (
-              <Button onClick={() => crud.form.open(null)}>
-                <i className="bi bi-plus-lg me-1" aria-hidden="true" />
-                Nuevo contacto
-              </Button>
-            )
-          }
-        />
-      </Card.Body>
-      <ContactoForm show={crud.form.show} contacto={crud.form.data} empresaId={empresaId} onHide={crud.form.close} />
-      <ConfirmDialog
-        show={crud.confirm.show}
-        message={`¿Seguro que quieres eliminar el contacto ${crud.confirm.data?.nombreComercial ?? ''}?`}
-        pending={crud.deleting}
-        onConfirm={crud.confirmDelete}
-        onCancel={crud.confirm.close}
-      />
-    </Card>
+    <CrudPage<Contacto, ContactoCreate>
+      resource="contactos"
+      client={contactosResource}
+      filters={{ empresaId }}
+      columns={columns}
+      rowLabel={(c) => c.nombreComercial}
+      defaultSort={{ sort: 'nombreComercial', order: 'asc' }}
+      schema={contactoCreateSchema}
+      empty={{ nombreComercial: '', agente: '', correo: '', telefono: '', empresaId: empresaId ?? undefined }}
+      toValues={(c) => ({
+        nombreComercial: c.nombreComercial,
+        agente: c.agente,
+        correo: c.correo,
+        telefono: c.telefono,
+        empresaId: c.empresaId,
+      })}
+      texts={{
+        search: 'Buscar contacto',
+        caption: 'Contactos',
+        empty: contactoMessages.vacio,
+        newButton: 'Nuevo contacto',
+        createTitle: 'Añadir Nuevo Contacto',
+        editTitle: 'Modificar Contacto',
+        deleteQuestion: (c) => `¿Seguro que quieres eliminar el contacto ${c.nombreComercial}?`,
+        created: 'Contacto creado correctamente',
+        updated: 'Contacto modificado correctamente',
+        deleted: 'Contacto eliminado correctamente',
+      }}
+      fields={(form, c) => (
+        <>
+          <TextField form={form} name="nombreComercial" label="Nombre comercial" autoFocus />
+          <TextField form={form} name="agente" label="Agente" />
+          <TextField form={form} name="correo" label="Correo" type="email" autoComplete="off" />
+          <TextField form={form} name="telefono" label="Teléfono" type="tel" />
+          <RemoteComboboxField
+            form={form}
+            name="empresaId"
+            label="Empresa"
+            placeholder="Escribe para buscar una empresa"
+            queryKey={empresaPickerKey}
+            search={searchEmpresas}
+            current={
+              c ? { value: c.empresaId, label: c.empresa.nombre } : empresa ? { value: empresa.id, label: empresa.nombre } : null
+            }
+          />
+        </>
+      )}
+    />
   )
 }

@@ -1,11 +1,11 @@
-import { type Empresa, empresaMessages } from '@vb/shared'
-import { Button, Card } from 'react-bootstrap'
-import { ConfirmDialog } from '../../components/confirm-dialog'
+import { type Empresa, type EmpresaCreate, empresaCreateSchema, empresaMessages } from '@vb/shared'
 import { EntityImage } from '../../components/entity-image'
-import { type Column, DataList } from '../../components/list'
-import { useCrudActions } from '../../components/use-crud-actions'
-import { empresaKeys, fetchEmpresas, useDeleteEmpresa } from './api'
-import { EmpresaForm } from './empresa-form'
+import { TextField } from '../../components/form-fields'
+import type { Column } from '../../components/list'
+import { CrudPage } from '../../components/resource/crud-page'
+import { resourceClient } from '../../lib/resource'
+
+export const empresasResource = resourceClient<Empresa, EmpresaCreate>('empresas')
 
 const columns: Column<Empresa>[] = [
   {
@@ -20,45 +20,43 @@ const columns: Column<Empresa>[] = [
 
 /** SPEC §2.4: companies. SUPERADMIN creates, modifies and deletes; ADMIN only modifies; EMPLEADO views. */
 export function EmpresasPage() {
-  const crud = useCrudActions<Empresa>({
-    resource: 'empresas',
-    remove: useDeleteEmpresa(),
-    deletedMessage: 'Empresa eliminada correctamente',
-  })
-  const rowActions = crud.rowActions()
-
   return (
-    <Card className="shadow-sm">
-      <Card.Body className="p-2 p-sm-3">
-        <DataList
-          queryKey={empresaKeys.list()}
-          fetcher={fetchEmpresas}
-          columns={columns}
-          rowKey={(e) => e.id}
-          rowLabel={(e) => e.nombre}
-          rowActions={rowActions}
-          searchLabel="Buscar empresa"
-          caption="Empresas"
-          emptyText={empresaMessages.vacio}
-          defaultSort={{ sort: 'nombre', order: 'asc' }}
-          toolbar={
-            crud.canCreate && (
-              <Button onClick={() => crud.form.open(null)}>
-                <i className="bi bi-plus-lg me-1" aria-hidden="true" />
-                Nueva empresa
-              </Button>
-            )
-          }
-        />
-      </Card.Body>
-      <EmpresaForm show={crud.form.show} empresa={crud.form.data} onHide={crud.form.close} />
-      <ConfirmDialog
-        show={crud.confirm.show}
-        message={`¿Seguro que quieres eliminar la empresa ${crud.confirm.data?.nombre ?? ''}?`}
-        pending={crud.deleting}
-        onConfirm={crud.confirmDelete}
-        onCancel={crud.confirm.close}
-      />
-    </Card>
+    <CrudPage<Empresa, EmpresaCreate>
+      resource="empresas"
+      client={empresasResource}
+      // A company's name and logo also show in the homes and contacts lists and in the top bar.
+      alsoShownIn={[['viviendas'], ['contactos']]}
+      columns={columns}
+      rowLabel={(e) => e.nombre}
+      defaultSort={{ sort: 'nombre', order: 'asc' }}
+      schema={empresaCreateSchema}
+      empty={{ nombre: '', logoUrl: '' }}
+      toValues={(e) => ({ nombre: e.nombre, logoUrl: e.logoUrl ?? '' })}
+      texts={{
+        search: 'Buscar empresa',
+        caption: 'Empresas',
+        empty: empresaMessages.vacio,
+        newButton: 'Nueva empresa',
+        createTitle: 'Añadir Nueva Empresa',
+        editTitle: 'Modificar Empresa',
+        deleteQuestion: (e) => `¿Seguro que quieres eliminar la empresa ${e.nombre}?`,
+        created: 'Empresa creada correctamente',
+        updated: 'Empresa modificada correctamente',
+        deleted: 'Empresa eliminada correctamente',
+      }}
+      fields={(form) => (
+        <>
+          <TextField form={form} name="nombre" label="Nombre de Empresa" autoFocus />
+          <TextField
+            form={form}
+            name="logoUrl"
+            label="URL del logo"
+            type="url"
+            placeholder="https://…"
+            help="Opcional. Sin logo se muestra un icono."
+          />
+        </>
+      )}
+    />
   )
 }

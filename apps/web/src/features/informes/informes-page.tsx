@@ -4,6 +4,7 @@ import Col from 'react-bootstrap/Col'
 import Form from 'react-bootstrap/Form'
 import InputGroup from 'react-bootstrap/InputGroup'
 import Row from 'react-bootstrap/Row'
+import { Icon, type IconName } from '../../components/icon'
 import { formatDate } from '../../lib/format'
 
 type TipoInforme = 'PDF' | 'Excel' | 'HTML'
@@ -62,10 +63,10 @@ const muestras: InformeMuestra[] = [
   },
 ]
 
-const estilo: Record<TipoInforme, { icon: string; color: string }> = {
-  PDF: { icon: 'bi-file-earmark-pdf', color: 'danger' },
-  Excel: { icon: 'bi-file-earmark-spreadsheet', color: 'success' },
-  HTML: { icon: 'bi-filetype-html', color: 'primary' },
+const estilo: Record<TipoInforme, { icon: IconName; color: string }> = {
+  PDF: { icon: 'file-earmark-pdf', color: 'danger' },
+  Excel: { icon: 'file-earmark-spreadsheet', color: 'success' },
+  HTML: { icon: 'filetype-html', color: 'primary' },
 }
 
 /** SPEC §2.8: static cards with a Filter button and a search box that do nothing (a placeholder page). */
@@ -77,12 +78,12 @@ export function InformesPage() {
           <Form className="d-flex flex-column flex-sm-row gap-2" role="search" onSubmit={(e) => e.preventDefault()}>
             <InputGroup className="flex-grow-1">
               <InputGroup.Text aria-hidden="true">
-                <i className="bi bi-search" />
+                <Icon name="search" />
               </InputGroup.Text>
               <Form.Control type="search" placeholder="Buscar informe" aria-label="Buscar informe" />
             </InputGroup>
             <Button type="button" variant="outline-primary" className="text-nowrap">
-              <i className="bi bi-funnel me-2" aria-hidden="true" />
+              <Icon name="funnel" className="me-2" />
               Filtrar
             </Button>
           </Form>
@@ -96,7 +97,7 @@ export function InformesPage() {
               <Card className="shadow-sm border-0 h-100">
                 <Card.Body className="p-4 d-flex gap-3">
                   <span className={`icon-circle bg-${color}-subtle text-${color}-emphasis`} aria-hidden="true">
-                    <i className={`bi ${icon}`} />
+                    <Icon name={icon} />
                   </span>
                   <div className="flex-grow-1">
                     <div className="d-flex justify-content-between align-items-start gap-2">
@@ -105,7 +106,7 @@ export function InformesPage() {
                     </div>
                     <p className="small text-body-secondary mb-2">{informe.descripcion}</p>
                     <p className="small mb-0">
-                      <i className="bi bi-calendar3 me-1" aria-hidden="true" />
+                      <Icon name="calendar3" className="me-1" />
                       {formatDate(`${informe.fecha}T12:00:00Z`)}
                     </p>
                   </div>

@@ -4,6 +4,7 @@ import Card from 'react-bootstrap/Card'
 import Col from 'react-bootstrap/Col'
 import Form from 'react-bootstrap/Form'
 import Row from 'react-bootstrap/Row'
+import { Icon } from '../../components/icon'
 
 /** SPEC §2.16: a static form for the accounting-software integration. It makes no calls and does nothing. */
 export function IntegracionesPage() {
@@ -13,7 +14,7 @@ export function IntegracionesPage() {
         <h2 className="h5 mb-1">Software de contabilidad</h2>
         <p className="text-body-secondary small mb-4">Datos de conexión que facilita el proveedor del programa contable.</p>
         <Alert variant="info" className="small">
-          <i className="bi bi-info-circle me-2" aria-hidden="true" />
+          <Icon name="info-circle" className="me-2" />
           La integración aún no está activa: estos datos no se envían ni se guardan.
         </Alert>
         <Form onSubmit={(e) => e.preventDefault()} autoComplete="off">
@@ -45,7 +46,7 @@ export function IntegracionesPage() {
           </Row>
           <div className="d-flex justify-content-end mt-4">
             <Button type="submit">
-              <i className="bi bi-save me-2" aria-hidden="true" />
+              <Icon name="save" className="me-2" />
               Guardar Integración
             </Button>
           </div>

@@ -1,14 +1,22 @@
-import { type Usuario, usuarioMessages } from '@vb/shared'
-import { Badge, Button, Card } from 'react-bootstrap'
+import { type Usuario, type UsuarioCreate, usuarioCreateSchema, usuarioMessages } from '@vb/shared'
+import { Badge } from 'react-bootstrap'
 import { paths } from '../../app/paths'
-import { ConfirmDialog } from '../../components/confirm-dialog'
-import { type Column, DataList, type RowAction } from '../../components/list'
-import { useCrudActions } from '../../components/use-crud-actions'
+import { SelectField, TextField } from '../../components/form-fields'
+import type { Column, RowAction } from '../../components/list'
+import { RemoteComboboxField } from '../../components/remote-combobox-field'
+import { CrudPage } from '../../components/resource/crud-page'
+import { searchViviendas, viviendaPickerKey } from '../../lib/pickers'
+import { resourceClient } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
-import { fetchUsuarios, useDeleteUsuario, usuarioKeys } from './api'
-import { UsuarioForm } from './usuario-form'
+
+export const usuariosResource = resourceClient<Usuario, UsuarioCreate>('usuarios')
 
 const fullName = (u: Usuario) => `${u.nombre} ${u.apellidos}`
+
+const gradoOptions = [
+  { value: 'PVS', label: 'PVS' },
+  { value: 'PEI', label: 'PEI' },
+]
 
 const columns: Column<Usuario>[] = [
   { id: 'nombre', header: 'Nombre', sortKey: 'nombre', cell: (u) => u.nombre, card: 'hidden' },
@@ -36,53 +44,78 @@ const columns: Column<Usuario>[] = [
   },
 ]
 
+const rowLinks = (u: Usuario): RowAction[] => [
+  { label: 'Documentación', icon: 'folder2-open', to: paths.documentacion(u.nif) },
+  { label: 'Caja', icon: 'cash-coin', to: paths.caja(u.nif) },
+]
+
 /** SPEC §2.6: residents of the company chosen in the top bar (DECISIONS D1); everyone creates, edits and deletes. */
 export function UsuariosPage() {
   const empresaId = useEmpresaId()
-  const crud = useCrudActions<Usuario>({
-    resource: 'usuarios',
-    remove: useDeleteUsuario(),
-    deletedMessage: 'Usuario eliminado correctamente',
-  })
-  const rowActions = crud.rowActions((usuario: Usuario): RowAction[] => [
-    { label: 'Documentación', icon: 'folder2-open', to: paths.documentacion(usuario.nif) },
-    { label: 'Caja', icon: 'cash-coin', to: paths.caja(usuario.nif) },
-  ])
-
   return (
-    <Card className="shadow-sm">
-      <Card.Body className="p-2 p-sm-3">
-        <DataList
-          queryKey={usuarioKeys.list(empresaId)}
-          fetcher={fetchUsuarios(empresaId)}
-          columns={columns}
-          rowKey={(u) => u.id}
-          rowLabel={fullName}
-          rowActions={rowActions}
-          searchLabel="Buscar usuario"
-          searchPlaceholder="Nombre, apellidos o NIF"
-          caption="Usuarios"
-          emptyText={usuarioMessages.vacio}
-          loadErrorText={usuarioMessages.errorCarga}
-          defaultSort={{ sort: 'nombre', order: 'asc' }}
-          toolbar={
-            crud.canCreate && (
-              <Button onClick={() => crud.form.open(null)}>
-                <i className="bi bi-plus-lg me-1" aria-hidden="true" />
-                Nuevo usuario
-              </Button>
-            )
-          }
-        />
-      </Card.Body>
-      <UsuarioForm show={crud.form.show} usuario={crud.form.data} empresaId={empresaId} onHide={crud.form.close} />
-      <ConfirmDialog
-        show={crud.confirm.show}
-        message={`¿Seguro que quieres eliminar el usuario ${crud.confirm.data ? fullName(crud.confirm.data) : ''}?`}
-        pending={crud.deleting}
-        onConfirm={crud.confirmDelete}
-        onCancel={crud.confirm.close}
-      />
-    </Card>
+    <CrudPage<Usuario, UsuarioCreate>
+      resource="usuarios"
+      client={usuariosResource}
+      filters={{ empresaId }}
+      columns={columns}
+      rowLabel={fullName}
+      extraRowActions={rowLinks}
+      defaultSort={{ sort: 'nombre', order: 'asc' }}
+      schema={usuarioCreateSchema}
+      empty={{ nombre: '', apellidos: '', nif: '', viviendaId: undefined, gradoDependencia: '', fotoUrl: '' }}
+      toValues={(u) => ({
+        nombre: u.nombre,
+        apellidos: u.apellidos,
+        nif: u.nif,
+        viviendaId: u.viviendas[0]?.id as number,
+        gradoDependencia: u.gradoDependencia ?? '',
+        fotoUrl: u.fotoUrl ?? '',
+      })}
+      // SPEC §6 / §8: a home of another company is refused with its own message, shown under Vivienda; a
+      // duplicate NIF under NIF (DECISIONS D2).
+      forbiddenField="viviendaId"
+      conflictField="nif"
+      texts={{
+        search: 'Buscar usuario',
+        searchPlaceholder: 'Nombre, apellidos o NIF',
+        caption: 'Usuarios',
+        empty: usuarioMessages.vacio,
+        loadError: usuarioMessages.errorCarga,
+        newButton: 'Nuevo usuario',
+        createTitle: 'Añadir Nuevo Usuario',
+        editTitle: 'Modificar Usuario',
+        deleteQuestion: (u) => `¿Seguro que quieres eliminar el usuario ${fullName(u)}?`,
+        created: 'Usuario creado correctamente',
+        updated: 'Usuario modificado correctamente',
+        deleted: 'Usuario eliminado correctamente',
+      }}
+      fields={(form, u) => {
+        const home = u?.viviendas[0]
+        return (
+          <>
+            <TextField form={form} name="nombre" label="Nombre" autoFocus />
+            <TextField form={form} name="apellidos" label="Apellidos" />
+            <TextField form={form} name="nif" label="NIF" placeholder="12345678Z" help="NIF o NIE, con su letra." />
+            <RemoteComboboxField
+              form={form}
+              name="viviendaId"
+              label="Vivienda"
+              placeholder="Escribe para buscar una vivienda"
+              queryKey={viviendaPickerKey(empresaId)}
+              search={searchViviendas(empresaId)}
+              current={home ? { value: home.id, label: home.nombre } : null}
+            />
+            <SelectField
+              form={form}
+              name="gradoDependencia"
+              label="Grado de dependencia"
+              placeholder="—"
+              options={gradoOptions}
+            />
+            <TextField form={form} name="fotoUrl" label="Foto (URL)" type="url" placeholder="https://…" help="Opcional." />
+          </>
+        )
+      }}
+    />
   )
 }

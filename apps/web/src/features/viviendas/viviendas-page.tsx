@@ -1,11 +1,13 @@
-import { type Vivienda, viviendaMessages } from '@vb/shared'
-import { Button, Card } from 'react-bootstrap'
-import { ConfirmDialog } from '../../components/confirm-dialog'
-import { type Column, DataList } from '../../components/list'
-import { useCrudActions } from '../../components/use-crud-actions'
-import { useEmpresaId } from '../../lib/use-empresa'
-import { fetchViviendas, useDeleteVivienda, viviendaKeys } from './api'
-import { ViviendaForm } from './vivienda-form'
+import { type Vivienda, type ViviendaCreate, viviendaCreateSchema, viviendaMessages } from '@vb/shared'
+import { TextField } from '../../components/form-fields'
+import type { Column } from '../../components/list'
+import { RemoteComboboxField } from '../../components/remote-combobox-field'
+import { CrudPage } from '../../components/resource/crud-page'
+import { empresaPickerKey, searchEmpresas } from '../../lib/pickers'
+import { resourceClient } from '../../lib/resource'
+import { useEmpresa } from '../../lib/use-empresa'
+
+export const viviendasResource = resourceClient<Vivienda, ViviendaCreate>('viviendas')
 
 const columns: Column<Vivienda>[] = [
   { id: 'nombre', header: 'Dirección', sortKey: 'nombre', cell: (v) => v.nombre, card: 'title' },
@@ -17,46 +19,49 @@ const columns: Column<Vivienda>[] = [
  * deletes; ADMIN creates and modifies (DECISIONS P2: no delete); EMPLEADO views.
  */
 export function ViviendasPage() {
-  const empresaId = useEmpresaId()
-  const crud = useCrudActions<Vivienda>({
-    resource: 'viviendas',
-    remove: useDeleteVivienda(),
-    deletedMessage: 'Vivienda eliminada correctamente',
-  })
-  const rowActions = crud.rowActions()
-
+  const empresa = useEmpresa()
+  const empresaId = empresa?.id ?? null
   return (
-    <Card className="shadow-sm">
-      <Card.Body className="p-2 p-sm-3">
-        <DataList
-          queryKey={viviendaKeys.list(empresaId)}
-          fetcher={fetchViviendas(empresaId)}
-          columns={columns}
-          rowKey={(v) => v.id}
-          rowLabel={(v) => v.nombre}
-          rowActions={rowActions}
-          searchLabel="Buscar vivienda"
-          caption="Viviendas"
-          emptyText={viviendaMessages.vacio}
-          defaultSort={{ sort: 'nombre', order: 'asc' }}
-          toolbar={
-            crud.canCreate && (
-              <Button onClick={() => crud.form.open(null)}>
-                <i className="bi bi-plus-lg me-1" aria-hidden="true" />
-                Nueva vivienda
-              </Button>
-            )
-          }
-        />
-      </Card.Body>
-      <ViviendaForm show={crud.form.show} vivienda={crud.form.data} empresaId={empresaId} onHide={crud.form.close} />
-      <ConfirmDialog
-        show={crud.confirm.show}
-        message={`¿Seguro que quieres eliminar la vivienda ${crud.confirm.data?.nombre ?? ''}?`}
-        pending={crud.deleting}
-        onConfirm={crud.confirmDelete}
-        onCancel={crud.confirm.close}
-      />
-    </Card>
+    <CrudPage<Vivienda, ViviendaCreate>
+      resource="viviendas"
+      client={viviendasResource}
+      // A home's name shows in the residents list and its pickers.
+      alsoShownIn={[['usuarios']]}
+      filters={{ empresaId }}
+      columns={columns}
+      rowLabel={(v) => v.nombre}
+      defaultSort={{ sort: 'nombre', order: 'asc' }}
+      schema={viviendaCreateSchema}
+      empty={{ nombre: '', empresaId: empresaId ?? undefined }}
+      toValues={(v) => ({ nombre: v.nombre, empresaId: v.empresaId })}
+      texts={{
+        search: 'Buscar vivienda',
+        caption: 'Viviendas',
+        empty: viviendaMessages.vacio,
+        newButton: 'Nueva vivienda',
+        createTitle: 'Añadir Nueva Vivienda',
+        editTitle: 'Modificar Vivienda',
+        deleteQuestion: (v) => `¿Seguro que quieres eliminar la vivienda ${v.nombre}?`,
+        created: 'Vivienda creada correctamente',
+        updated: 'Vivienda modificada correctamente',
+        deleted: 'Vivienda eliminada correctamente',
+      }}
+      fields={(form, v) => (
+        <>
+          <TextField form={form} name="nombre" label="Dirección" autoFocus />
+          <RemoteComboboxField
+            form={form}
+            name="empresaId"
+            label="Empresa"
+            placeholder="Escribe para buscar una empresa"
+            queryKey={empresaPickerKey}
+            search={searchEmpresas}
+            current={
+              v ? { value: v.empresaId, label: v.empresa.nombre } : empresa ? { value: empresa.id, label: empresa.nombre } : null
+            }
+          />
+        </>
+      )}
+    />
   )
 }

@@ -1,0 +1,2 @@
+CREATE INDEX "caja_usuario_fecha_idx" ON "caja_usuario" USING btree ("fecha","id");--> statement-breakpoint
+CREATE INDEX "documentos_usuario_fecha_idx" ON "documentos_usuario" USING btree ("fecha","id");

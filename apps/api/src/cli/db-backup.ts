@@ -1,0 +1,36 @@
+import { parseArgs } from 'node:util'
+import { readConfig } from '../config'
+import { backupDatabase } from '../db/backup'
+import { cliTarget, reportCliError, userPath } from './database'
+
+/**
+ * DECISIONS R, backups: `npm run db:backup -- FILE` writes a compressed dump of the embedded server (also
+ * while `npm start` runs: one consistent snapshot) or of DATABASE_URL.
+ */
+const { positionals } = parseArgs({ allowPositionals: true, options: {} })
+if (positionals.length !== 1) {
+  console.error('Uso: npm run db:backup -- ARCHIVO   (por ejemplo: npm run db:backup -- copia-2026-11-23.vbdump)')
+  process.exit(2)
+}
+const file = userPath(positionals[0] as string)
+const config = readConfig(process.env, process.cwd())
+try {
+  const { target, done } = await cliTarget(config, false)
+  try {
+    const started = performance.now()
+    const manifest = await backupDatabase(target, file, { uploadsDir: config.uploadsDir })
+    const rows = manifest.tables.reduce((n, t) => n + t.rows, 0)
+    console.log(
+      `Copia escrita en ${file}: ${manifest.tables.length} tablas, ${rows} filas, ${manifest.files?.count ?? 0} archivos subidos, PostgreSQL ${manifest.serverVersion}, en ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+    )
+    if (manifest.missingFiles.length) {
+      console.warn(
+        `Atención: ${manifest.missingFiles.length} archivos subidos no están en ${config.uploadsDir} o no coinciden con su huella, y no van en la copia: ${manifest.missingFiles.join(', ')}`,
+      )
+    }
+  } finally {
+    await done()
+  }
+} catch (err) {
+  reportCliError(err, 'No se pudo hacer la copia')
+}

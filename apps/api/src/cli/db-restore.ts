@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { readConfig } from '../config'
+import { restoreDatabase } from '../db/backup'
+import { cliTarget, reportCliError, userPath } from './database'
+
+/**
+ * DECISIONS R, backups: `npm run db:restore -- FILE` loads a dump made by `db:backup` into an empty
+ * database (the embedded server of DATA_DIR, with the app stopped, or DATABASE_URL); into one with data
+ * only with `--force`, which replaces it.
+ */
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { force: { type: 'boolean', default: false } } })
+if (positionals.length !== 1) {
+  console.error('Uso: npm run db:restore -- [--force] ARCHIVO')
+  process.exit(2)
+}
+const file = userPath(positionals[0] as string)
+if (!existsSync(file)) {
+  console.error(`No existe el archivo ${file}.`)
+  process.exit(2)
+}
+const config = readConfig(process.env, process.cwd())
+try {
+  const { target, done } = await cliTarget(config, true)
+  try {
+    const { manifest, upgraded, files } = await restoreDatabase(target, file, {
+      force: values.force,
+      uploadsDir: config.uploadsDir,
+    })
+    const rows = manifest.tables.reduce((n, t) => n + t.rows, 0)
+    console.log(
+      `Copia del ${manifest.createdAt} restaurada: ${manifest.tables.length} tablas, ${rows} filas, ${files} archivos subidos en ${config.uploadsDir}.${upgraded ? ` Esquema actualizado con ${upgraded} migraciones posteriores.` : ''}`,
+    )
+  } finally {
+    await done()
+  }
+} catch (err) {
+  reportCliError(err, 'No se pudo restaurar la copia')
+}

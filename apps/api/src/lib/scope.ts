@@ -1,0 +1,139 @@
+import { type Action, AppError, can, permissionMatrix, permissionMessages, type Resource } from '@vb/shared'
+import { type AnyColumn, and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
+import {
+  cajaUsuario,
+  contactos,
+  documentosUsuario,
+  empresas,
+  logs,
+  planingTareas,
+  presupuestos,
+  tareasTrabajador,
+  trabajadores,
+  uploads,
+  usuarios,
+  viviendas,
+} from '../db/schema'
+import { type Actor, isSuper } from './actor'
+
+/**
+ * The one scope module (DECISIONS P1, GUIDE: lib/scope.ts). For every resource, the SQL condition
+ * "visible to this worker", written once as a query condition (Directus-style permission filters), and the
+ * role × action check of SPEC §6 (shared `can`). Every list, single-record read and write puts the
+ * condition in its own SQL, so a record of another company is simply not found (404) and nothing is read
+ * before it is checked. A resource added to `Resource` without a rule here does not compile.
+ */
+
+/** Companies whose data the actor reaches: null means all (SUPERADMIN). */
+export function reachableEmpresas(actor: Actor): number[] | null {
+  return isSuper(actor) ? null : actor.empresaIds
+}
+
+const FALSE = sql`false`
+
+/** `column` holds a company id the actor reaches (no condition for SUPERADMIN). */
+export function empresaIn(actor: Actor, column: AnyColumn | SQL): SQL | undefined {
+  const ids = reachableEmpresas(actor)
+  if (ids === null) return undefined
+  return ids.length ? inArray(column as AnyColumn, ids) : FALSE
+}
+
+/** `column` holds the id of a home of a company the actor reaches. */
+export function viviendaIn(actor: Actor, column: AnyColumn | SQL): SQL | undefined {
+  const ids = reachableEmpresas(actor)
+  if (ids === null) return undefined
+  if (!ids.length) return FALSE
+  return sql`${column} in (select v.id from viviendas v where v.empresa_id in ${ids})`
+}
+
+/**
+ * `column` holds the id of a resident the actor reaches: one living in a home of its companies (a resident
+ * without a home is reached by SUPERADMIN only).
+ */
+export function usuarioIn(actor: Actor, column: AnyColumn | SQL): SQL | undefined {
+  const ids = reachableEmpresas(actor)
+  if (ids === null) return undefined
+  if (!ids.length) return FALSE
+  return sql`${column} in (select u.id from usuarios u join viviendas v on v.id = u.vivienda_id where v.empresa_id in ${ids})`
+}
+
+/**
+ * The one resident `usuarioId` is reached by the actor (the same rule as usuarioIn), written as a lookup of
+ * that resident's row and home by primary key, for statements about one resident: `id in (subquery)` would
+ * make PostgreSQL hash every resident of the actor's companies first.
+ */
+export function usuarioReachable(actor: Actor, usuarioId: number): SQL | undefined {
+  const ids = reachableEmpresas(actor)
+  if (ids === null) return undefined
+  if (!ids.length) return FALSE
+  return sql`exists (select 1 from usuarios u join viviendas v on v.id = u.vivienda_id where u.id = ${usuarioId} and v.empresa_id in ${ids})`
+}
+
+/** `column` holds the id of a worker who shares a company with the actor. */
+export function trabajadorIn(actor: Actor, column: AnyColumn | SQL): SQL | undefined {
+  const ids = reachableEmpresas(actor)
+  if (ids === null) return undefined
+  if (!ids.length) return FALSE
+  return sql`${column} in (select te.trabajador_id from trabajador_empresas te where te.empresa_id in ${ids})`
+}
+
+export interface ResourceRule {
+  /** Role × action (SPEC §6), the same table the UI reads to hide what the server refuses. */
+  actions: Record<Action, readonly string[]>
+  /** Rows of the resource's table this worker may see (and so act on); undefined: all. */
+  visible(actor: Actor): SQL | undefined
+}
+
+/** DECISIONS P1, resource by resource. */
+export const resourceRules: Record<Resource, ResourceRule> = {
+  empresas: { actions: permissionMatrix.empresas, visible: (a) => empresaIn(a, empresas.id) },
+  viviendas: { actions: permissionMatrix.viviendas, visible: (a) => empresaIn(a, viviendas.empresaId) },
+  // The same as usuarioIn(usuarios.id), written on the row's own column so the big list needs no self-join.
+  usuarios: { actions: permissionMatrix.usuarios, visible: (a) => viviendaIn(a, usuarios.viviendaId) },
+  contactos: { actions: permissionMatrix.contactos, visible: (a) => empresaIn(a, contactos.empresaId) },
+  trabajadores: { actions: permissionMatrix.trabajadores, visible: (a) => trabajadorIn(a, trabajadores.id) },
+  logs: { actions: permissionMatrix.logs, visible: (a) => trabajadorIn(a, logs.trabajadorId) },
+  'planing-tareas': { actions: permissionMatrix['planing-tareas'], visible: (a) => empresaIn(a, planingTareas.empresaId) },
+  'tareas-trabajador': {
+    actions: permissionMatrix['tareas-trabajador'],
+    visible: (a) => viviendaIn(a, tareasTrabajador.viviendaId),
+  },
+  presupuestos: { actions: permissionMatrix.presupuestos, visible: (a) => viviendaIn(a, presupuestos.viviendaId) },
+  'documentos-usuario': {
+    actions: permissionMatrix['documentos-usuario'],
+    visible: (a) => usuarioIn(a, documentosUsuario.usuarioId),
+  },
+  'caja-usuario': { actions: permissionMatrix['caja-usuario'], visible: (a) => usuarioIn(a, cajaUsuario.usuarioId) },
+}
+
+/** The role may perform the action at all (SPEC §6), or 403 with SPEC's message where it has one. */
+export function authorize(actor: Actor, resource: Resource, action: Action, message: string = permissionMessages.generic): void {
+  if (!can(actor, resource, action)) throw new AppError('FORBIDDEN', message)
+}
+
+/**
+ * The condition under which this worker may do `action` to a record of `resource`: the role check, then
+ * the visibility condition to put in the statement's WHERE (read, lock, update or delete).
+ */
+export function scopeFor(actor: Actor, resource: Resource, action: Action, message?: string): SQL | undefined {
+  authorize(actor, resource, action, message)
+  return resourceRules[resource].visible(actor)
+}
+
+/**
+ * DECISIONS S5, D8: the uploaded files this worker may read. An unattached one is its uploader's only; an
+ * attached one is seen by whoever sees the record it belongs to (a resident's document or cash movement).
+ */
+export function uploadVisible(actor: Actor): SQL {
+  const documento = resourceRules['documentos-usuario'].visible(actor)
+  const movimiento = resourceRules['caja-usuario'].visible(actor)
+  return or(
+    and(isNull(uploads.documentoId), isNull(uploads.movimientoId), eq(uploads.trabajadorId, actor.id)),
+    documento
+      ? sql`${uploads.documentoId} in (select ${documentosUsuario.id} from ${documentosUsuario} where ${documento})`
+      : sql`${uploads.documentoId} is not null`,
+    movimiento
+      ? sql`${uploads.movimientoId} in (select ${cajaUsuario.id} from ${cajaUsuario} where ${movimiento})`
+      : sql`${uploads.movimientoId} is not null`,
+  ) as SQL
+}

@@ -1,0 +1,108 @@
+import { type PirBadge, type PirStatus, pirNotification, pirStatus } from '@vb/shared'
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../../db/client'
+import type { Clock } from '../../lib/clock'
+import { createNotificaciones } from '../notificaciones/notificaciones.service'
+
+/**
+ * DECISIONS D3, SPEC §4: the PIR tracker on the server. The rule itself (6 months, 30 days, Madrid days,
+ * the latest counts) is the shared `pirStatus`; SQL only finds each resident's latest PIR date, through the
+ * partial index documentos_usuario_pir_idx (usuario_id, fecha) WHERE upper(trim(titulo)) = 'PIR'.
+ */
+
+/** The latest PIR date of the resident whose id is `usuarioId` (a correlated subquery; null without PIR). */
+export function latestPirFecha(usuarioId: AnyColumn | SQL | SQL.Aliased): SQL<Date | null> {
+  return sql<Date | null>`(select max(d.fecha) from documentos_usuario d where d.usuario_id = ${usuarioId} and upper(trim(d.titulo)) = 'PIR')`
+}
+
+/** A row's latest PIR date (as the driver gives it) → its status today. */
+export function pirFrom(fecha: Date | string | null, now: Date): PirStatus {
+  return pirStatus(fecha ? [fecha] : [], now)
+}
+
+export const pirBadge = (status: PirStatus): PirBadge => ({ estado: status.estado, diasRestantes: status.diasRestantes })
+
+/** The PIR status of one resident today. */
+export async function pirStatusOf(db: DbOrTx, clock: Clock, usuarioId: number): Promise<PirStatus> {
+  const rows = (await db.execute(sql`select ${latestPirFecha(sql`${usuarioId}::int`)} as fecha`)) as unknown as {
+    rows: Array<{ fecha: Date | string | null }>
+  }
+  return pirFrom(rows.rows[0]?.fecha ?? null, clock.now())
+}
+
+/**
+ * A PIR can be in aviso only from 6 months − 30 days after its date (at least 151 days): older dates are
+ * the only candidates worth reading. The cut is generous (140 days); `pirStatus` decides exactly.
+ */
+const CANDIDATE_AGE_DAYS = 140
+/** Residents read per round of the sweep. */
+const BATCH = 500
+
+interface Candidate {
+  id: number
+  nombre: string
+  apellidos: string
+  empresa_id: number
+  fecha: Date | string
+}
+
+/**
+ * SPEC §4, DECISIONS D3: PIR notifications ('PIR próximo a caducar' / 'PIR caducado', tipo PIR) for the
+ * active workers linked to the company of each resident's home, once per worker, resident, state and
+ * expiry date: the dedupe key `pir:<resident>:<state>:<expiry>` and the unique index on (worker, key)
+ * decide, through createNotificaciones (INSERT … ON CONFLICT DO NOTHING), so any number of processes and
+ * requests may run this at once. Without `usuarioIds`, every resident (start-up and the daily run);
+ * with them, those residents (a PIR document created, changed or deleted, in that change's transaction).
+ * Returns how many notifications were created.
+ */
+export async function notifyPir(db: DbOrTx, clock: Clock, usuarioIds?: number[]): Promise<number> {
+  const now = clock.now()
+  if (usuarioIds && !usuarioIds.length) return 0
+  const cutoff = new Date(now.getTime() - CANDIDATE_AGE_DAYS * 86_400_000)
+  let created = 0
+  let after = 0
+  for (;;) {
+    const only = usuarioIds ? sql`and u.id in ${usuarioIds}` : sql``
+    const { rows } = (await db.execute(sql`
+      select u.id, u.nombre, u.apellidos, v.empresa_id, p.fecha
+        from usuarios u
+        join viviendas v on v.id = u.vivienda_id
+        cross join lateral (select ${latestPirFecha(sql`u.id`)} as fecha) p
+       where u.id > ${after} ${only} and p.fecha is not null and p.fecha < ${cutoff}
+       order by u.id
+       limit ${BATCH}`)) as unknown as { rows: Candidate[] }
+    if (!rows.length) break
+    after = rows[rows.length - 1]?.id ?? after
+
+    const due = rows.flatMap((r) => {
+      const status = pirFrom(r.fecha, now)
+      const text = pirNotification(`${r.nombre} ${r.apellidos}`, status)
+      return text ? [{ resident: r, status, text }] : []
+    })
+    if (due.length) {
+      const empresaIds = [...new Set(due.map((d) => Number(d.resident.empresa_id)))]
+      const { rows: workers } = (await db.execute(sql`
+        select te.trabajador_id, te.empresa_id
+          from trabajador_empresas te
+          join trabajadores t on t.id = te.trabajador_id
+         where t.activo and te.empresa_id in ${empresaIds}`)) as unknown as {
+        rows: Array<{ trabajador_id: number; empresa_id: number }>
+      }
+      const values = due.flatMap(({ resident, status, text }) =>
+        workers
+          .filter((w) => Number(w.empresa_id) === Number(resident.empresa_id))
+          .map((w) => ({
+            titulo: text.titulo,
+            descripcion: text.descripcion,
+            tipo: 'PIR',
+            trabajadorId: Number(w.trabajador_id),
+            fechaNotificacion: now,
+            dedupeKey: `pir:${resident.id}:${status.estado}:${status.caducidad}`,
+          })),
+      )
+      created += (await createNotificaciones(db, values)).length
+    }
+    if (rows.length < BATCH) break
+  }
+  return created
+}

@@ -1,0 +1,123 @@
+import type { AddressInfo } from 'node:net'
+import { permissionMessages, trabajadorMessages } from '@vb/shared'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { logs } from '../../db/schema'
+import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { makeEmpresa, makeNif } from '../../test/factories'
+
+let t: TestApp
+let propia: number
+let ajena: number
+let superadmin: TestWorker
+let admin: TestWorker
+let empleado: TestWorker
+beforeAll(async () => {
+  t = await buildTestApp()
+  propia = (await makeEmpresa(t.db)).id
+  ajena = (await makeEmpresa(t.db)).id
+  superadmin = await t.worker('SUPERADMIN', [propia, ajena])
+  admin = await t.worker('ADMIN', [propia])
+  empleado = await t.worker('EMPLEADO', [propia])
+})
+afterAll(async () => {
+  await t.close()
+})
+
+const body = (extra: Record<string, unknown> = {}) => ({
+  nombre: 'Lucía',
+  apellidos: "O'Donnell-García",
+  email: `lucia.${Math.random().toString(36).slice(2)}@prueba.es`,
+  nif: makeNif(),
+  rol: 'EMPLEADO',
+  empresaIds: [propia],
+  ...extra,
+})
+
+describe('POST /api/trabajadores (DECISIONS P3, S1)', () => {
+  it('creates a worker with a one-time temporary password that the worker must change', async () => {
+    const res = await t.as(admin, { method: 'POST', url: '/api/trabajadores', payload: body() })
+    expect(res.statusCode, res.body).toBe(201)
+    const { trabajador, passwordTemporal } = res.json()
+    expect(trabajador).toMatchObject({ rol: 'EMPLEADO', activo: true, passwordTemporal: true, empresas: [{ id: propia }] })
+    expect(passwordTemporal).toMatch(/^(?=.*[A-Z])(?=.*\d).{12}$/)
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/trabajadores/login',
+      payload: { email: trabajador.email, password: passwordTemporal },
+    })
+    expect(login.json().trabajador.passwordTemporal).toBe(true)
+  })
+
+  it('lets an ADMIN create only EMPLEADO or ADMIN, only in its own companies; EMPLEADO creates nobody', async () => {
+    expect(
+      (await t.as(admin, { method: 'POST', url: '/api/trabajadores', payload: body({ rol: 'SUPERADMIN' }) })).statusCode,
+    ).toBe(403)
+    const foreign = await t.as(admin, { method: 'POST', url: '/api/trabajadores', payload: body({ empresaIds: [ajena] }) })
+    expect(foreign.statusCode).toBe(403)
+    expect(foreign.json().message).toBe(permissionMessages.asignarEmpresa)
+    expect((await t.as(empleado, { method: 'POST', url: '/api/trabajadores', payload: body() })).statusCode).toBe(403)
+    expect(
+      (await t.as(superadmin, { method: 'POST', url: '/api/trabajadores', payload: body({ rol: 'SUPERADMIN' }) })).statusCode,
+    ).toBe(201)
+  })
+
+  it('answers 409 for an e-mail already in use (any case) and 400 with SPEC messages', async () => {
+    const first = body()
+    expect((await t.as(superadmin, { method: 'POST', url: '/api/trabajadores', payload: first })).statusCode).toBe(201)
+    const again = await t.as(superadmin, {
+      method: 'POST',
+      url: '/api/trabajadores',
+      payload: body({ email: first.email.toUpperCase() }),
+    })
+    expect(again.statusCode).toBe(409)
+    expect(again.json().fieldErrors).toEqual({ email: trabajadorMessages.emailDuplicado })
+    const bad = await t.as(superadmin, {
+      method: 'POST',
+      url: '/api/trabajadores',
+      payload: { ...body(), nif: 'X12', rol: 'JEFE' },
+    })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().fieldErrors).toMatchObject({ nif: trabajadorMessages.nif, rol: 'Selecciona un rol válido' })
+  })
+})
+
+describe('PATCH /api/trabajadores/:id', () => {
+  const patch = (who: TestWorker, id: number, payload: Record<string, unknown>) =>
+    t.as(who, { method: 'PATCH', url: `/api/trabajadores/${id}`, payload })
+
+  it('lets a worker edit its own name and e-mail, never its role or its own switch', async () => {
+    const me = await t.worker('EMPLEADO', [propia])
+    const ok = await patch(me, me.id, { nombre: 'Mª José', apellidos: 'Núñez' })
+    expect(ok.statusCode, ok.body).toBe(200)
+    expect(ok.json()).toMatchObject({ nombre: 'Mª José', apellidos: 'Núñez' })
+    expect((await patch(me, me.id, { rol: 'ADMIN' })).statusCode).toBe(403)
+    expect((await patch(me, me.id, { activo: false })).statusCode).toBe(403)
+    const [entry] = await t.db.select().from(logs).where(eq(logs.trabajadorId, me.id))
+    expect(entry?.accion).toBe('Modificar configuración de usuario')
+  })
+
+  it('lets an ADMIN edit the workers of its companies but not a SUPERADMIN, nor make one; others are 404', async () => {
+    const colleague = await t.worker('EMPLEADO', [propia])
+    const outsider = await t.worker('EMPLEADO', [ajena])
+    expect((await patch(admin, colleague.id, { apellidos: 'Renombrado' })).statusCode).toBe(200)
+    expect((await patch(admin, colleague.id, { rol: 'SUPERADMIN' })).statusCode).toBe(403)
+    expect((await patch(admin, superadmin.id, { apellidos: 'Intento' })).statusCode).toBe(403)
+    expect((await patch(admin, outsider.id, { apellidos: 'Intento' })).statusCode).toBe(404)
+    expect((await patch(empleado, colleague.id, { apellidos: 'Intento' })).statusCode).toBe(403)
+  })
+
+  it('deactivating a worker ends its open streams at once and its tokens stop working', async () => {
+    const target = await t.worker('EMPLEADO', [propia])
+    await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
+    const res = await fetch(`${base}/api/notificaciones/stream`, { headers: { authorization: `Bearer ${target.token}` } })
+    expect(res.status).toBe(200)
+    const ended = res.text()
+    const off = await patch(admin, target.id, { activo: false })
+    expect(off.statusCode).toBe(200)
+    expect(off.json().activo).toBe(false)
+    await expect(ended).resolves.toBeTypeOf('string')
+    expect((await t.as(target, { method: 'GET', url: '/api/trabajadores/me' })).statusCode).toBe(401)
+  })
+})

@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import compress from '@fastify/compress'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance } from 'fastify'
+
+/** Files under /assets/ carry a content hash in their names: a new build gives them new names. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable'
+/** index.html and every other file whose name does not change: the browser revalidates it (ETag) on each visit. */
+export const REVALIDATE = 'no-cache'
+/** API responses over this size are compressed when the client accepts it. */
+export const COMPRESS_THRESHOLD = 1024
+
+/**
+ * Issue 12, the first visit on a phone: small, cached responses.
+ *
+ * - API responses over 1 KB go out in brotli or gzip when the client accepts it (`@fastify/compress`). The
+ *   notification stream takes over its raw response (`reply.hijack()`), so it is never buffered by a compressor.
+ * - The built web app (`webDist`) is served with the brotli and gzip files the build wrote beside each file
+ *   (`preCompressed`, with `Vary: Accept-Encoding`); hashed assets are cached for a year, the rest revalidated.
+ *
+ * Registered before the routes: the compression hook attaches to routes declared after it.
+ * Returns whether the web app is served (then unknown page URLs fall back to index.html).
+ */
+export async function registerWebDelivery(app: FastifyInstance, webDist: string | undefined): Promise<boolean> {
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    threshold: COMPRESS_THRESHOLD,
+    // Request bodies stay as they are: nothing sends compressed JSON, and the body limit then means what it says.
+    globalDecompression: false,
+  })
+
+  if (!webDist || !existsSync(path.join(webDist, 'index.html'))) return false
+  const root = path.resolve(webDist)
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: ['index.html'],
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders(reply, filePath) {
+      const relative = path.relative(root, filePath).split(path.sep).join('/')
+      reply.header('Cache-Control', relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE)
+    },
+  })
+  return true
+}

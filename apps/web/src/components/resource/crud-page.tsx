@@ -1,0 +1,172 @@
+import type { QueryKey } from '@tanstack/react-query'
+import { can, type Resource } from '@vb/shared'
+import type { ReactNode } from 'react'
+import { Button, Card } from 'react-bootstrap'
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form'
+import type { z } from 'zod'
+import { errorMessage } from '../../lib/form-errors'
+import type { ListQuery, ResourceClient } from '../../lib/resource'
+import { useResourceMutations } from '../../lib/resource'
+import { useTrabajador } from '../../lib/use-session'
+import { ConfirmDialog } from '../confirm-dialog'
+import { FormModal } from '../form-modal'
+import { Icon } from '../icon'
+import { type Column, DataList, type RowAction, type SortOrder } from '../list'
+import { useToast } from '../toasts'
+import { useModalState } from '../use-modal-state'
+import { type FormDefaults, useResourceForm } from './use-resource-form'
+
+/** The Spanish texts of one CRUD screen (SPEC §2.3-2.7 give most of them). */
+export interface CrudTexts<T> {
+  /** Label of the search box, e.g. 'Buscar empresa'. */
+  search: string
+  searchPlaceholder?: string
+  /** Accessible name of the table, e.g. 'Empresas'. */
+  caption: string
+  /** e.g. 'No hay empresas.' */
+  empty: string
+  /** SPEC §8 load failure, when it has one. */
+  loadError?: string
+  /** e.g. 'Nueva empresa'. */
+  newButton: string
+  /** Modal titles, e.g. 'Añadir Nueva Empresa' / 'Modificar Empresa'. */
+  createTitle: string
+  editTitle: string
+  /** e.g. `¿Seguro que quieres eliminar la empresa ${e.nombre}?` */
+  deleteQuestion: (row: T) => string
+  created: string
+  updated: string
+  deleted: string
+}
+
+export interface CrudPageProps<T extends { id: number }, I extends FieldValues> {
+  /** The role matrix entry (SPEC §6): what the role may do decides which buttons show. */
+  resource: Resource
+  client: ResourceClient<T, I, Partial<I>>
+  /** Lists of other resources that show this one (refreshed after a change). */
+  alsoShownIn?: readonly QueryKey[]
+  /** Filters of the list besides q/sort/page (e.g. the company chosen in the top bar). */
+  filters?: ListQuery
+  columns: Column<T>[]
+  rowLabel: (row: T) => string
+  /** Links or commands before Modificar / Eliminar in each row's menu. */
+  extraRowActions?: (row: T) => RowAction[]
+  defaultSort?: { sort: string; order: SortOrder }
+  texts: CrudTexts<T>
+  /** The shared create schema (the API's). */
+  schema: z.ZodType<unknown, I>
+  /** The form of a new record (may use the filters, e.g. the selected company). */
+  empty: FormDefaults<I>
+  /** A record as form values. */
+  toValues: (row: T) => I
+  /** The form's fields (labelled inputs bound to `form`). */
+  fields: (form: UseFormReturn<I, unknown, I>, row: T | null) => ReactNode
+  forbiddenField?: Path<I>
+  conflictField?: Path<I>
+}
+
+/**
+ * The resource kit's screen (GUIDE: 'What a new resource should cost'): a server-paged list with search,
+ * sort and URL state (DataList), the create and edit modal on the shared schema, the delete confirmation and
+ * the toasts. A screen declares its columns, its fields, its schema and its texts.
+ */
+export function CrudPage<T extends { id: number }, I extends FieldValues>(props: CrudPageProps<T, I>) {
+  const { resource, client, texts } = props
+  const trabajador = useTrabajador()
+  const toast = useToast()
+  const editing = useModalState<T | null>()
+  const deleting = useModalState<T>()
+  const { create, update, remove } = useResourceMutations(client, props.alsoShownIn)
+  const record = editing.data
+  const { form, formError, submit, dirty } = useResourceForm<I>({
+    schema: props.schema,
+    empty: props.empty,
+    values: record ? props.toValues(record) : null,
+    show: editing.show,
+    forbiddenField: props.forbiddenField,
+    conflictField: props.conflictField,
+  })
+
+  const canCreate = can(trabajador, resource, 'create')
+  const canUpdate = can(trabajador, resource, 'update')
+  const canDelete = can(trabajador, resource, 'delete')
+  const rowActions =
+    props.extraRowActions || canUpdate || canDelete
+      ? (row: T): RowAction[] => [
+          ...(props.extraRowActions?.(row) ?? []),
+          ...(canUpdate ? [{ label: 'Modificar', icon: 'pencil' as const, onSelect: () => editing.open(row) }] : []),
+          ...(canDelete ? [{ label: 'Eliminar', icon: 'trash' as const, danger: true, onSelect: () => deleting.open(row) }] : []),
+        ]
+      : undefined
+
+  const save = submit(async (values) => {
+    if (record) {
+      await update.mutateAsync({ id: record.id, body: values })
+      toast.success(texts.updated)
+    } else {
+      await create.mutateAsync(values)
+      toast.success(texts.created)
+    }
+    editing.close()
+  })
+
+  const confirmDelete = () => {
+    const row = deleting.data
+    if (!row) return
+    remove.mutate(
+      { id: row.id },
+      {
+        onSuccess: () => toast.success(texts.deleted),
+        onError: (err) => toast.error(errorMessage(err)),
+        onSettled: deleting.close,
+      },
+    )
+  }
+
+  return (
+    <Card className="shadow-sm">
+      <Card.Body className="p-2 p-sm-3">
+        <DataList
+          queryKey={[...client.key, 'list', props.filters ?? {}]}
+          fetcher={(params) => client.list({ ...params, ...props.filters })}
+          columns={props.columns}
+          rowKey={(row) => row.id}
+          rowLabel={props.rowLabel}
+          rowActions={rowActions}
+          searchLabel={texts.search}
+          searchPlaceholder={texts.searchPlaceholder}
+          caption={texts.caption}
+          emptyText={texts.empty}
+          loadErrorText={texts.loadError}
+          defaultSort={props.defaultSort}
+          toolbar={
+            canCreate && (
+              <Button onClick={() => editing.open(null)}>
+                <Icon name="plus-lg" className="me-1" />
+                {texts.newButton}
+              </Button>
+            )
+          }
+        />
+      </Card.Body>
+      <FormModal
+        show={editing.show}
+        title={record ? texts.editTitle : texts.createTitle}
+        onHide={editing.close}
+        onSubmit={save}
+        submitting={form.formState.isSubmitting}
+        dirty={dirty}
+        error={formError}
+      >
+        {props.fields(form, record)}
+      </FormModal>
+      <ConfirmDialog
+        show={deleting.show}
+        message={deleting.data ? texts.deleteQuestion(deleting.data) : ''}
+        pending={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={deleting.close}
+      />
+    </Card>
+  )
+}

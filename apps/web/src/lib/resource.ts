@@ -1,0 +1,58 @@
+import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query'
+import { api, type Page, type WriteOptions } from './api-client'
+
+/** Query-string values a list call takes: q, sort, order, page, pageSize and the screen's filters. */
+export type ListQuery = Record<string, string | number | boolean | null | undefined>
+
+/**
+ * One typed client per resource (GUIDE: react-admin's dataProvider contract): the five calls of SPEC §7's
+ * uniform CRUD, under `/api/<path>`, and the query key every cache entry of the resource lives under.
+ */
+export interface ResourceClient<T extends { id: number }, C, U = Partial<C>> {
+  /** e.g. 'viviendas': the API path and the root of its query keys. */
+  name: string
+  key: readonly [string]
+  list(query: ListQuery): Promise<Page<T>>
+  get(id: number): Promise<T>
+  create(body: C): Promise<T>
+  update(id: number, body: U, options?: WriteOptions): Promise<T>
+  remove(id: number, options?: WriteOptions): Promise<void>
+}
+
+export function resourceClient<T extends { id: number }, C, U = Partial<C>>(name: string): ResourceClient<T, C, U> {
+  const path = `/${name}`
+  return {
+    name,
+    key: [name] as const,
+    list: (query) => api.list<T>(path, query),
+    get: (id) => api.get<T>(`${path}/${id}`),
+    create: (body) => api.post<T>(path, body),
+    update: (id, body, options) => api.patch<T>(`${path}/${id}`, body, options),
+    remove: (id, options) => api.delete(`${path}/${id}`, options),
+  }
+}
+
+/**
+ * Create, update and remove of a resource as TanStack mutations. On success they refresh the resource's
+ * own queries and those of the resources that show it (`alsoShownIn`: a home's name in the residents
+ * list, a company's logo in the contacts list).
+ */
+export function useResourceMutations<T extends { id: number }, C, U>(
+  client: ResourceClient<T, C, U>,
+  alsoShownIn: readonly QueryKey[] = [],
+) {
+  const queryClient = useQueryClient()
+  const refresh = async () => {
+    await Promise.all([client.key, ...alsoShownIn].map((queryKey) => queryClient.invalidateQueries({ queryKey })))
+  }
+  const create = useMutation({ mutationFn: (body: C) => client.create(body), onSuccess: refresh })
+  const update = useMutation({
+    mutationFn: ({ id, body, options }: { id: number; body: U; options?: WriteOptions }) => client.update(id, body, options),
+    onSuccess: refresh,
+  })
+  const remove = useMutation({
+    mutationFn: ({ id, options }: { id: number; options?: WriteOptions }) => client.remove(id, options),
+    onSuccess: refresh,
+  })
+  return { create, update, remove }
+}
