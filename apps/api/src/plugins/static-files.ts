@@ -41,6 +41,9 @@ export async function registerWebDelivery(app: FastifyInstance, webDist: string 
     setHeaders(reply, filePath) {
       const relative = path.relative(root, filePath).split(path.sep).join('/')
       reply.header('Cache-Control', relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE)
+      // Every file may go out in another encoding (preCompressed): caches must key on Accept-Encoding. Set
+      // here because @fastify/static 10.0 (the last release that runs on Node 20) does not add it itself.
+      reply.header('Vary', 'Accept-Encoding')
     },
   })
   return true

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
+import { once } from 'node:events'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { chmod, readdir, rename, rm, stat } from 'node:fs/promises'
 import { Transform } from 'node:stream'
@@ -137,10 +138,14 @@ export async function receiveUpload(deps: AppDeps, actor: Actor, request: Fastif
         done(null, chunk)
       },
     })
+    // flush: fsync before close, so an acknowledged upload is on disk (as the database's writes are).
+    const out = createWriteStream(temp, { flags: 'wx', mode: 0o600, flush: true })
     try {
-      // flush: fsync before close, so an acknowledged upload is on disk (as the database's writes are).
-      await pipeline(part.file, measure, createWriteStream(temp, { flags: 'wx', mode: 0o600, flush: true }))
+      await pipeline(part.file, measure, out)
     } catch (err) {
+      // A body cut off early can fail the pipeline before the file is even open: wait until the stream has
+      // opened and closed it, or the removal below would run first and the file would appear after it.
+      if (!out.closed) await once(out, 'close').catch(() => undefined)
       throw multipartError(err)
     }
     if (part.file.truncated) throw tooLarge()
