@@ -81,5 +81,43 @@ export async function pick(scope: Locator, label: string, option: string, typed 
 /** A name unique to this run, so journeys never collide with each other or with the demo data. */
 export const unique = (prefix: string) => `${prefix} ${Date.now().toString(36).slice(-5)}`
 
+/** A valid NIF nobody else has: 8 digits and the check letter of SPEC §5. */
+export function randomNif(): string {
+  const n = 10_000_000 + Math.floor(Math.random() * 89_999_999)
+  return `${n}${'TRWAGMYFPDXBNJZSQVHLCKE'[n % 23]}`
+}
+
+let counter = 0
+/** Residents' names take letters only (SPEC §5): a unique word made of letters. */
+export function uniqueWord(prefix: string): string {
+  counter += 1
+  const tail = `${Date.now().toString(36)}${counter}`.replace(/\d/g, (d) => 'abcdefghij'[Number(d)] as string)
+  return `${prefix} ${tail.slice(-7)}`
+}
+
+/**
+ * A new resident in the first home `who` can see (created through the API as that worker), for journeys
+ * that need a resident of their own: no documents, no movements.
+ */
+export async function newResident(page: Page, who: Account) {
+  const api = await apiAs(page, who)
+  const [vivienda] = await (await api.get('/viviendas?pageSize=1&sort=nombre&order=asc')).json()
+  const apellidos = uniqueWord('Prueba')
+  const nif = randomNif()
+  const res = await api.post('/usuarios', { nombre: 'Lucía', apellidos, nif, viviendaId: vivienda.id })
+  expect(res.status(), 'resident created').toBe(201)
+  const usuario = await res.json()
+  return { id: usuario.id as number, nif, nombreCompleto: `Lucía ${apellidos}`, api }
+}
+
+/** A small real PDF (its magic bytes are what the server checks), as Playwright's setInputFiles takes it. */
+export const pdfFile = (name = 'informe.pdf') => ({
+  name,
+  mimeType: 'application/pdf',
+  buffer: Buffer.from(
+    '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+  ),
+})
+
 export const test = base
 export { expect }

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { apiAs, combobox, expect, expectAccessible, loginAs, pick, test } from './fixtures'
+import { apiAs, combobox, expect, expectAccessible, loginAs, pick, randomNif, test, uniqueWord } from './fixtures'
 
 /** SPEC §2.6 residents: the shared list, the form with per-field errors (§5) and the row menu. */
 
@@ -8,19 +8,6 @@ const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText
 const rowMenu = (page: Page, nombre: string) => page.getByRole('button', { name: `Acciones de ${nombre}`, exact: true })
 /** Texts of one column (1-based) of the rows on screen. */
 const column = (page: Page, n: number) => page.getByRole('row').locator(`td:nth-child(${n})`).allInnerTexts()
-
-/** A valid NIF nobody else has: 8 digits and the check letter of SPEC §5. */
-function randomNif(): string {
-  const n = 10_000_000 + Math.floor(Math.random() * 89_999_999)
-  return `${n}${'TRWAGMYFPDXBNJZSQVHLCKE'[n % 23]}`
-}
-let counter = 0
-/** Residents' names take letters only (SPEC §5): a unique word made of letters. */
-function uniqueWord(prefix: string): string {
-  counter += 1
-  const tail = `${Date.now().toString(36)}${counter}`.replace(/\d/g, (d) => 'abcdefghij'[Number(d)] as string)
-  return `${prefix} ${tail.slice(-7)}`
-}
 
 async function viviendaId(page: Page, nombre: string): Promise<number> {
   const api = await apiAs(page, 'superadmin')

@@ -97,8 +97,21 @@ export const routes: RouteObject[] = [
                       (m) => m.ContactosPage,
                     ),
                   },
-                  { path: '/documentacion/:nif', element: <Pendiente /> },
-                  { path: '/caja/:nif', element: <Pendiente /> },
+                  // Without a NIF the screens say SPEC §8's 'Ruta inválida: falta el NIF.'.
+                  ...['/documentacion', '/documentacion/:nif'].map((path) => ({
+                    path,
+                    lazy: screen(
+                      () => import('../features/documentacion/documentacion-page'),
+                      (m) => m.DocumentacionPage,
+                    ),
+                  })),
+                  ...['/caja', '/caja/:nif'].map((path) => ({
+                    path,
+                    lazy: screen(
+                      () => import('../features/caja/caja-page'),
+                      (m) => m.CajaPage,
+                    ),
+                  })),
                   {
                     path: paths.informes,
                     lazy: screen(

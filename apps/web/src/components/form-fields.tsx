@@ -1,6 +1,6 @@
 import { type QueryKey, useQuery } from '@tanstack/react-query'
 import { type ReactNode, useId } from 'react'
-import { Form } from 'react-bootstrap'
+import { Form, InputGroup } from 'react-bootstrap'
 import type { FieldValues, Path, RegisterOptions, UseFormReturn } from 'react-hook-form'
 
 /**
@@ -53,9 +53,13 @@ function Feedback({ id, message, helpId, help }: { id: string; message?: string;
 }
 
 interface TextFieldProps<T extends FieldValues, C, O> extends FieldProps<T, C, O> {
-  type?: 'text' | 'email' | 'tel' | 'url'
+  type?: 'text' | 'email' | 'tel' | 'url' | 'date'
   placeholder?: string
   autoComplete?: string
+  /** The phone keyboard to offer (amounts: 'decimal'). */
+  inputMode?: 'text' | 'decimal' | 'numeric'
+  /** Text or a symbol after the input (e.g. '€'). */
+  suffix?: ReactNode
 }
 
 /** A labelled text input bound to react-hook-form, its error under it (Form.Control.Feedback). */
@@ -68,22 +72,39 @@ export function TextField<T extends FieldValues, C, O>({
   type = 'text',
   placeholder,
   autoComplete,
+  inputMode,
+  suffix,
 }: TextFieldProps<T, C, O>) {
   const { id, message, errorId, helpId, registered } = useFieldBinding(form, name)
+  const control = (
+    <Form.Control
+      type={type}
+      placeholder={placeholder}
+      autoComplete={autoComplete ?? 'off'}
+      autoFocus={autoFocus}
+      inputMode={inputMode}
+      isInvalid={Boolean(message)}
+      aria-invalid={message ? true : undefined}
+      aria-describedby={message ? errorId : help ? helpId : undefined}
+      {...(type === 'date' ? { min: '1900-01-01', max: '2100-12-31' } : {})}
+      {...registered}
+    />
+  )
   return (
     <Form.Group controlId={id}>
       <Form.Label>{label}</Form.Label>
-      <Form.Control
-        type={type}
-        placeholder={placeholder}
-        autoComplete={autoComplete ?? 'off'}
-        autoFocus={autoFocus}
-        isInvalid={Boolean(message)}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={message ? errorId : help ? helpId : undefined}
-        {...registered}
-      />
-      <Feedback id={errorId} message={message} helpId={helpId} help={help} />
+      {suffix ? (
+        <InputGroup hasValidation>
+          {control}
+          <InputGroup.Text>{suffix}</InputGroup.Text>
+          <Feedback id={errorId} message={message} helpId={helpId} help={help} />
+        </InputGroup>
+      ) : (
+        <>
+          {control}
+          <Feedback id={errorId} message={message} helpId={helpId} help={help} />
+        </>
+      )}
     </Form.Group>
   )
 }

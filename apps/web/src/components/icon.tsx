@@ -11,11 +11,13 @@ import checkCircleFill from 'bootstrap-icons/icons/check-circle-fill.svg?raw'
 import chevronDown from 'bootstrap-icons/icons/chevron-down.svg?raw'
 import chevronRight from 'bootstrap-icons/icons/chevron-right.svg?raw'
 import chevronUp from 'bootstrap-icons/icons/chevron-up.svg?raw'
+import download from 'bootstrap-icons/icons/download.svg?raw'
 import envelopeCheck from 'bootstrap-icons/icons/envelope-check.svg?raw'
 import exclamationTriangle from 'bootstrap-icons/icons/exclamation-triangle.svg?raw'
 import exclamationTriangleFill from 'bootstrap-icons/icons/exclamation-triangle-fill.svg?raw'
 import eye from 'bootstrap-icons/icons/eye.svg?raw'
 import eyeSlash from 'bootstrap-icons/icons/eye-slash.svg?raw'
+import fileEarmarkArrowDown from 'bootstrap-icons/icons/file-earmark-arrow-down.svg?raw'
 import fileEarmarkBarGraph from 'bootstrap-icons/icons/file-earmark-bar-graph.svg?raw'
 import fileEarmarkPdf from 'bootstrap-icons/icons/file-earmark-pdf.svg?raw'
 import fileEarmarkSpreadsheet from 'bootstrap-icons/icons/file-earmark-spreadsheet.svg?raw'
@@ -30,6 +32,7 @@ import infoCircle from 'bootstrap-icons/icons/info-circle.svg?raw'
 import journalText from 'bootstrap-icons/icons/journal-text.svg?raw'
 import list from 'bootstrap-icons/icons/list.svg?raw'
 import listCheck from 'bootstrap-icons/icons/list-check.svg?raw'
+import paperclip from 'bootstrap-icons/icons/paperclip.svg?raw'
 import pencil from 'bootstrap-icons/icons/pencil.svg?raw'
 import people from 'bootstrap-icons/icons/people.svg?raw'
 import personBadge from 'bootstrap-icons/icons/person-badge.svg?raw'
@@ -40,12 +43,18 @@ import plug from 'bootstrap-icons/icons/plug.svg?raw'
 import plusLg from 'bootstrap-icons/icons/plus-lg.svg?raw'
 import save from 'bootstrap-icons/icons/save.svg?raw'
 import search from 'bootstrap-icons/icons/search.svg?raw'
+import shield from 'bootstrap-icons/icons/shield.svg?raw'
+import shieldCheck from 'bootstrap-icons/icons/shield-check.svg?raw'
+import shieldExclamation from 'bootstrap-icons/icons/shield-exclamation.svg?raw'
+import shieldX from 'bootstrap-icons/icons/shield-x.svg?raw'
 import signpostSplit from 'bootstrap-icons/icons/signpost-split.svg?raw'
 import sliders from 'bootstrap-icons/icons/sliders.svg?raw'
 import sortAlphaDown from 'bootstrap-icons/icons/sort-alpha-down.svg?raw'
 import sortAlphaUpAlt from 'bootstrap-icons/icons/sort-alpha-up-alt.svg?raw'
 import threeDotsVertical from 'bootstrap-icons/icons/three-dots-vertical.svg?raw'
 import trash from 'bootstrap-icons/icons/trash.svg?raw'
+import upload from 'bootstrap-icons/icons/upload.svg?raw'
+import xCircle from 'bootstrap-icons/icons/x-circle.svg?raw'
 import xOctagon from 'bootstrap-icons/icons/x-octagon.svg?raw'
 
 /**
@@ -54,6 +63,15 @@ import xOctagon from 'bootstrap-icons/icons/x-octagon.svg?raw'
  * its file here: `IconName` then accepts it.
  */
 const svgs = {
+  download,
+  paperclip,
+  'shield-check': shieldCheck,
+  'shield-exclamation': shieldExclamation,
+  'shield-x': shieldX,
+  shield,
+  upload,
+  'file-earmark-arrow-down': fileEarmarkArrowDown,
+  'x-circle': xCircle,
   'arrow-down-up': arrowDownUp,
   'arrow-left': arrowLeft,
   bell,

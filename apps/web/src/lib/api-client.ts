@@ -45,13 +45,14 @@ async function request(
   if (options.ifMatch) headers['If-Match'] = options.ifMatch
   const token = session.token()
   if (token) headers.Authorization = `Bearer ${token}`
-  if (body !== undefined) headers['Content-Type'] = 'application/json'
+  const multipart = body instanceof FormData
+  if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json'
   let res: Response
   try {
     res = await fetch(`/api${withQuery(path, query)}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
     })
   } catch {
     throw new ApiError({
@@ -85,6 +86,27 @@ export interface Page<T> {
   items: T[]
   total: number
   exact: boolean
+  /** The response's headers, for what a list says besides its rows (the cash ledger's X-Saldo). */
+  headers?: Headers
+}
+
+/** A file the server generated (the cash statement PDF), with the name its Content-Disposition gives. */
+export interface DownloadedFile {
+  blob: Blob
+  filename: string | null
+}
+
+function filenameOf(disposition: string | null): string | null {
+  if (!disposition) return null
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition)
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1])
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  return /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? null
 }
 
 export const api = {
@@ -97,7 +119,19 @@ export const api = {
       items,
       total: Number(res.headers.get('X-Total-Count') ?? items.length),
       exact: res.headers.get('X-Total-Count-Exact') !== 'false',
+      headers: res.headers,
     }
+  },
+  /** A file the API generates, fetched with the token (a plain link cannot carry it). */
+  download: async (path: string, query?: Query): Promise<DownloadedFile> => {
+    const res = await request('GET', path, undefined, query)
+    return { blob: await res.blob(), filename: filenameOf(res.headers.get('Content-Disposition')) }
+  },
+  /** POST /api/uploads (multipart field `file`): the stored file's reference and links (DECISIONS S5, D8). */
+  upload: async <T>(file: File): Promise<T> => {
+    const body = new FormData()
+    body.append('file', file, file.name)
+    return json<T>(await request('POST', '/uploads', body))
   },
   post: async <T>(path: string, body?: unknown) => json<T>(await request('POST', path, body ?? {})),
   patch: async <T>(path: string, body: unknown, options?: WriteOptions) =>

@@ -1,13 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { permissionMessages } from '@vb/shared'
-import { type ReactNode, useEffect, useId, useRef } from 'react'
-import { Alert, Card, Form, Table } from 'react-bootstrap'
+import { type ReactNode, useEffect, useId, useMemo, useRef } from 'react'
+import { Alert, Button, Card, Form, Table } from 'react-bootstrap'
 import { ApiError } from '../../lib/api-client'
 import { Icon } from '../icon'
 import { ListPagination } from './list-pagination'
 import { ListSearch } from './list-search'
 import { RowActionsMenu } from './row-actions-menu'
-import type { Column, DataListProps, SortOrder } from './types'
+import type { Column, DataListProps, ListFilter, SortOrder } from './types'
 import { useListState } from './use-list-state'
 import { useMediaQuery, WIDE_QUERY } from './use-media-query'
 import './data-list.css'
@@ -22,7 +22,8 @@ export const LOADING_TEXT = 'Cargando...'
 export function DataList<T>(props: DataListProps<T>) {
   const { queryKey, fetcher, columns, rowKey, rowLabel, rowActions, searchLabel, searchPlaceholder, emptyText } = props
   const filtersKey = JSON.stringify(queryKey)
-  const list = useListState(props.defaultSort)
+  const filterKeys = useMemo(() => (props.filters ?? []).map((f) => f.key), [props.filters])
+  const list = useListState(props.defaultSort, filterKeys)
   const wide = useMediaQuery(WIDE_QUERY)
   const topRef = useRef<HTMLDivElement>(null)
 
@@ -32,6 +33,7 @@ export function DataList<T>(props: DataListProps<T>) {
     // while the next page loads (the previous rows stay visible meanwhile).
     queryFn: async () => ({ ...(await fetcher(list.params)), page: list.params.page }),
     placeholderData: keepPreviousData,
+    refetchInterval: props.refreshMs,
   })
   const data = query.data
 
@@ -58,6 +60,13 @@ export function DataList<T>(props: DataListProps<T>) {
   }
 
   const forbidden = query.error instanceof ApiError && query.error.statusCode === 403
+  // A refused filter (400: 'La fecha final no puede ser anterior a la inicial') or the server away (503) says
+  // why; any other failure shows the screen's own message (SPEC §8).
+  const reason =
+    query.error instanceof ApiError && [400, 503].includes(query.error.statusCode)
+      ? Object.values(query.error.body.fieldErrors ?? {}).join(' ') || query.error.message
+      : null
+  const loadError = reason ?? props.loadErrorText ?? (query.error instanceof Error ? query.error.message : null)
   let body: ReactNode
   if (forbidden) {
     body = <Alert variant="warning">{permissionMessages.verPagina}</Alert>
@@ -68,18 +77,14 @@ export function DataList<T>(props: DataListProps<T>) {
       </p>
     )
   } else if (!data) {
-    body = (
-      <Alert variant="danger">{props.loadErrorText ?? (query.error instanceof Error ? query.error.message : emptyText)}</Alert>
-    )
+    body = <Alert variant="danger">{loadError ?? emptyText}</Alert>
   } else if (data.items.length === 0 && data.total === 0) {
     body = <p className="text-body-secondary my-4 vb-list-empty">{emptyText}</p>
   } else {
     const actionsFor = rowActions ?? (() => [])
     body = (
       <>
-        {query.isError && (
-          <Alert variant="danger">{props.loadErrorText ?? (query.error instanceof Error ? query.error.message : '')}</Alert>
-        )}
+        {query.isError && <Alert variant="danger">{loadError}</Alert>}
         <div className={query.isPlaceholderData ? 'vb-list-stale' : undefined} aria-busy={query.isFetching}>
           {wide ? (
             <ListTable
@@ -112,20 +117,61 @@ export function DataList<T>(props: DataListProps<T>) {
   return (
     <div ref={topRef} className="vb-list">
       <div className="d-flex flex-wrap align-items-end gap-3 mb-3">
-        <div className="flex-grow-1 vb-list-search-wrap">
-          <ListSearch
-            label={searchLabel}
-            placeholder={searchPlaceholder}
-            value={list.q}
-            onSearch={list.setQ}
-            onSearchDebounced={list.setQDebounced}
-            onTyping={list.typing}
+        {props.searchable !== false && (
+          <div className="flex-grow-1 vb-list-search-wrap">
+            <ListSearch
+              label={searchLabel}
+              placeholder={searchPlaceholder}
+              value={list.q}
+              onSearch={list.setQ}
+              onSearchDebounced={list.setQDebounced}
+              onTyping={list.typing}
+              onClear={props.filters?.length ? list.clear : undefined}
+            />
+          </div>
+        )}
+        {props.filters?.map((filter) => (
+          <FilterInput
+            key={filter.key}
+            filter={filter}
+            value={list.filters[filter.key] ?? ''}
+            onChange={(value) => list.setFilter(filter.key, value)}
           />
-        </div>
+        ))}
+        {props.searchable === false && props.filters?.length ? (
+          <Button variant="outline-secondary" onClick={list.clear} disabled={Object.keys(list.filters).length === 0}>
+            Limpiar
+          </Button>
+        ) : null}
         {!wide && <SortSelect columns={columns} sort={list.sort} order={list.order} onChange={list.setSort} />}
         {props.toolbar && <div className="d-flex gap-2 ms-auto">{props.toolbar}</div>}
       </div>
+      {!forbidden && data && props.summary?.(data)}
       {body}
+    </div>
+  )
+}
+
+/** A day filter (SPEC §2.14's date filter, the cash ledger's desde / hasta): applied when a whole day is chosen. */
+function FilterInput({ filter, value, onChange }: { filter: ListFilter; value: string; onChange: (value: string) => void }) {
+  const id = useId()
+  return (
+    <div className="vb-list-filter">
+      <Form.Label htmlFor={id} className="fw-semibold mb-1">
+        {filter.label}
+      </Form.Label>
+      <Form.Control
+        id={id}
+        type={filter.type}
+        value={value}
+        min="1900-01-01"
+        max="2100-12-31"
+        onChange={(e) => {
+          const next = e.target.value
+          // A date input gives '' while a day is half typed: only a whole day (or a cleared field) filters.
+          if (next === '' || /^\d{4}-\d{2}-\d{2}$/.test(next)) onChange(next)
+        }}
+      />
     </div>
   )
 }
@@ -276,10 +322,10 @@ function SortSelect<T>({ columns, sort, order, onChange }: SortSelectProps<T>) {
         <option value="">Predeterminado</option>
         {sortable.flatMap((c) => [
           <option key={`${c.id}-asc`} value={`${c.sortKey}:asc`}>
-            {c.header} (A-Z)
+            {c.header} {c.sortLabels?.asc ?? '(A-Z)'}
           </option>,
           <option key={`${c.id}-desc`} value={`${c.sortKey}:desc`}>
-            {c.header} (Z-A)
+            {c.header} {c.sortLabels?.desc ?? '(Z-A)'}
           </option>,
         ])}
       </Form.Select>

@@ -16,10 +16,12 @@ interface ListSearchProps {
   onSearchDebounced: (q: string) => void
   /** A keystroke that changes the search: back to page 1 at once. */
   onTyping: () => void
+  /** Limpiar, when the list has filters too: clears them with the search (default: clears the search). */
+  onClear?: () => void
 }
 
 /** SPEC §2.3: a search box with a visible label and a 'Limpiar' button. */
-export function ListSearch({ label, placeholder, value, onSearch, onSearchDebounced, onTyping }: ListSearchProps) {
+export function ListSearch({ label, placeholder, value, onSearch, onSearchDebounced, onTyping, onClear }: ListSearchProps) {
   const id = useId()
   const [text, setText] = useState(value)
   const typed = useRef(false)
@@ -43,7 +45,8 @@ export function ListSearch({ label, placeholder, value, onSearch, onSearchDeboun
   const clear = () => {
     typed.current = false
     setText('')
-    onSearch('')
+    if (onClear) onClear()
+    else onSearch('')
   }
 
   return (

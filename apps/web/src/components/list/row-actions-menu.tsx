@@ -27,6 +27,26 @@ export function RowActionsMenu({ label, actions }: RowActionsMenuProps) {
             </>
           )
           const className = action.danger ? 'text-danger' : undefined
+          if (action.disabled) {
+            return (
+              <Dropdown.Item key={action.label} as="button" type="button" disabled className={className}>
+                {content}
+              </Dropdown.Item>
+            )
+          }
+          if (action.href) {
+            return (
+              <Dropdown.Item
+                key={action.label}
+                href={action.href}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={className}
+              >
+                {content}
+              </Dropdown.Item>
+            )
+          }
           return action.to ? (
             <Dropdown.Item key={action.label} as={Link} to={action.to} className={className}>
               {content}

@@ -6,6 +6,8 @@ export type SortOrder = 'asc' | 'desc'
 /** What the list block asks the server for (DECISIONS A4): search, sort and paging happen there. */
 export interface ListParams {
   q?: string
+  /** The screen's filters (ListFilter keys) that have a value. */
+  [filter: string]: string | number | undefined
   sort?: string
   order?: SortOrder
   /** From 1. */
@@ -22,6 +24,8 @@ export interface Column<T> {
   cell: (row: T) => ReactNode
   /** The server's sort key; a column without one is not sortable. */
   sortKey?: string
+  /** Names of the two orders in the phone's sort select (default '(A-Z)' / '(Z-A)'; dates: oldest / newest first). */
+  sortLabels?: { asc: string; desc: string }
   /** Extra classes for the table cells (e.g. 'text-end' for numbers). */
   className?: string
   /**
@@ -31,14 +35,28 @@ export interface Column<T> {
   card?: 'title' | 'media' | 'field' | 'hidden'
 }
 
-/** An entry of a row's actions menu: either a link (`to`) or a command (`onSelect`). */
+/**
+ * An entry of a row's actions menu: a link inside the app (`to`), a link that opens in a new tab (`href`,
+ * e.g. a document's file) or a command (`onSelect`).
+ */
 export interface RowAction {
   label: string
   /** Bootstrap Icons name (e.g. 'pencil', 'trash'), one of components/icon.tsx. */
   icon?: IconName
   to?: string
+  href?: string
   onSelect?: () => void
   danger?: boolean
+  /** Shown but not usable (SPEC §2.14: 'Descargar' without a file). */
+  disabled?: boolean
+}
+
+/** A filter of a list besides the search (a day, a range of days), kept in the URL like the search. */
+export interface ListFilter {
+  /** The query-string key, sent to the server as it is (e.g. 'fecha', 'desde', 'hasta'). */
+  key: string
+  label: string
+  type: 'date'
 }
 
 export interface DataListProps<T> {
@@ -48,15 +66,23 @@ export interface DataListProps<T> {
    */
   queryKey: readonly unknown[]
   /** Calls the server, e.g. `(params) => api.list<T>('/usuarios', { ...params, empresaId })`. */
-  fetcher: (params: ListParams) => Promise<{ items: T[]; total: number; exact: boolean }>
+  fetcher: (params: ListParams) => Promise<{ items: T[]; total: number; exact: boolean; headers?: Headers }>
   columns: Column<T>[]
   rowKey: (row: T) => Key
   /** Name of a row for screen readers (the actions menu is 'Acciones de {rowLabel}'). */
   rowLabel: (row: T) => string
   /** Entries of each row's actions menu; omit (or return []) when the role has none. */
   rowActions?: (row: T) => RowAction[]
-  /** Visible label of the search box, e.g. 'Buscar empresa'. */
+  /** Visible label of the search box, e.g. 'Buscar empresa'; the accessible name of the table without `caption`. */
   searchLabel: string
+  /** False hides the search box (SPEC §2.15: the cash ledger has none). */
+  searchable?: boolean
+  /** Filters beside the search, with a 'Limpiar' button that clears them and the search (SPEC §2.14). */
+  filters?: ListFilter[]
+  /** Reads the page again this often (ms): rows that carry signed file links, which expire, stay usable. */
+  refreshMs?: number
+  /** What the list shows above its rows from the page it has (the cash ledger's opening balance). */
+  summary?: (page: { items: T[]; total: number; headers?: Headers } | undefined) => ReactNode
   searchPlaceholder?: string
   /** The screen's empty state, e.g. 'No hay empresas.' */
   emptyText: string
@@ -69,3 +95,6 @@ export interface DataListProps<T> {
   /** Message when loading fails for a reason other than 403 (defaults to the server's message). */
   loadErrorText?: string
 }
+
+/** A date column's orders, named by what comes first (the phone's sort select). */
+export const DATE_SORT_LABELS = { asc: '(más antigua primero)', desc: '(más reciente primero)' } as const

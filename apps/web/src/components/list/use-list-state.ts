@@ -14,7 +14,7 @@ const positive = (value: string | null, max: number): number | undefined => {
  * item 4): Back, a reload and a copied link show the same list. Changes replace the history entry, so Back
  * still means "the previous screen". A new search, sort or set of filters goes back to page 1.
  */
-export function useListState(defaultSort?: { sort: string; order: SortOrder }) {
+export function useListState(defaultSort?: { sort: string; order: SortOrder }, filterKeys: readonly string[] = []) {
   const [search, setSearch] = useSearchParams()
   const q = search.get('q') ?? ''
   const sortParam = search.get('sort')
@@ -23,6 +23,8 @@ export function useListState(defaultSort?: { sort: string; order: SortOrder }) {
   const order: SortOrder | undefined = orderParam === 'asc' || orderParam === 'desc' ? orderParam : defaultSort?.order
   const page = positive(search.get('page'), 1_000_000) ?? 1
   const pageSize = positive(search.get('pageSize'), MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE
+  const filterValues = filterKeys.map((key) => [key, search.get(key) ?? ''] as const)
+  const filtersKey = JSON.stringify(filterValues)
 
   /** Applies changes to the query string (undefined removes a key) without a new history entry. */
   const change = useCallback(
@@ -60,15 +62,45 @@ export function useListState(defaultSort?: { sort: string; order: SortOrder }) {
   )
   const setPage = useCallback((p: number) => change({ page: p > 1 ? String(p) : undefined }), [change])
   const resetPage = useCallback(() => change({ page: undefined }), [change])
+  /** A filter's new value (empty removes it): page 1 with it. */
+  const setFilter = useCallback((key: string, value: string) => change({ [key]: value, page: undefined }), [change])
+  /** 'Limpiar': no search, no filters, page 1. */
+  const clear = useCallback(
+    () => change(Object.fromEntries([['q', undefined], ['page', undefined], ...filterKeys.map((k) => [k, undefined])])),
+    [change, filterKeys],
+  )
+  // biome-ignore lint/correctness/useExhaustiveDependencies: filtersKey stands for filterValues
+  const filters: Record<string, string> = useMemo(
+    () => Object.fromEntries(filterValues.filter(([, v]) => v !== '')),
+    [filtersKey],
+  )
 
   const params: ListParams = useMemo(
     () => ({
       ...(q ? { q } : {}),
+      ...filters,
       ...(sort ? { sort, order: order ?? 'asc' } : {}),
       page,
       pageSize,
     }),
-    [q, sort, order, page, pageSize],
+    [q, filters, sort, order, page, pageSize],
   )
-  return { q, sort, order, page, pageSize, params, setQ, setQDebounced, typing, toggleSort, setSort, setPage, resetPage }
+  return {
+    q,
+    sort,
+    order,
+    page,
+    pageSize,
+    filters,
+    params,
+    setQ,
+    setQDebounced,
+    typing,
+    toggleSort,
+    setSort,
+    setPage,
+    resetPage,
+    setFilter,
+    clear,
+  }
 }

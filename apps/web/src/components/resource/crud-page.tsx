@@ -1,9 +1,10 @@
-import type { QueryKey } from '@tanstack/react-query'
+import { type QueryKey, useQueryClient } from '@tanstack/react-query'
 import { can, type Resource } from '@vb/shared'
-import type { ReactNode } from 'react'
+import { type ReactNode, useState } from 'react'
 import { Button, Card } from 'react-bootstrap'
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form'
 import type { z } from 'zod'
+import { ApiError } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
 import type { ListQuery, ResourceClient } from '../../lib/resource'
 import { useResourceMutations } from '../../lib/resource'
@@ -11,7 +12,7 @@ import { useTrabajador } from '../../lib/use-session'
 import { ConfirmDialog } from '../confirm-dialog'
 import { FormModal } from '../form-modal'
 import { Icon } from '../icon'
-import { type Column, DataList, type RowAction, type SortOrder } from '../list'
+import { type Column, DataList, type DataListProps, type ListFilter, type RowAction, type SortOrder } from '../list'
 import { useToast } from '../toasts'
 import { useModalState } from '../use-modal-state'
 import { type FormDefaults, useResourceForm } from './use-resource-form'
@@ -37,6 +38,22 @@ export interface CrudTexts<T> {
   created: string
   updated: string
   deleted: string
+  /** SPEC §8's failure of each write (e.g. 'No se pudo crear el documento. Revisa los datos.'), shown with the server's reason. */
+  createError?: string
+  updateError?: string
+  deleteError?: string
+  /** The row's edit command (default 'Modificar'; SPEC §2.15 says 'Editar'). */
+  editAction?: string
+  /** The modal's submit buttons (default 'Guardar'; SPEC §2.15: 'Guardar' / 'Guardar cambios'). */
+  createSubmit?: string
+  editSubmit?: string
+}
+
+/** What a screen's header may do with the page's modals (SPEC §2.14: the PIR card's 'Registrar PIR' / 'Editar PIR'). */
+export interface CrudCommands<T, I> {
+  /** Opens the create modal, with some fields already filled in. */
+  create: (preset?: Partial<I>) => void
+  edit: (row: T) => void
 }
 
 export interface CrudPageProps<T extends { id: number }, I extends FieldValues> {
@@ -51,6 +68,24 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues> 
   rowLabel: (row: T) => string
   /** Links or commands before Modificar / Eliminar in each row's menu. */
   extraRowActions?: (row: T) => RowAction[]
+  /** Links or commands between Modificar and Eliminar (SPEC §2.14: Descargar). */
+  middleRowActions?: (row: T) => RowAction[]
+  /** Above the list: the screen's heading and cards, with the commands that open its modals. */
+  header?: (commands: CrudCommands<T, I>) => ReactNode
+  /** More buttons beside 'Nuevo …' (the cash statement). */
+  toolbar?: ReactNode
+  /** False hides the search box (SPEC §2.15). */
+  searchable?: boolean
+  /** Filters kept in the URL beside the search (a day, a range). */
+  listFilters?: ListFilter[]
+  /** What the list shows above its rows from the page it has (an opening balance). */
+  summary?: DataListProps<T>['summary']
+  /** Reads the list again this often (ms), for rows with signed file links (they expire after 5 minutes). */
+  refreshMs?: number
+  /** The record's version, sent as If-Match on update: a stale edit answers 409 instead of overwriting. */
+  version?: (row: T) => string | undefined
+  /** SPEC §9: success toasts last 3 s, 2.5 s on documents and cash. */
+  toastMs?: number
   defaultSort?: { sort: string; order: SortOrder }
   texts: CrudTexts<T>
   /** The shared create schema (the API's). */
@@ -77,11 +112,13 @@ export function CrudPage<T extends { id: number }, I extends FieldValues>(props:
   const editing = useModalState<T | null>()
   const deleting = useModalState<T>()
   const { create, update, remove } = useResourceMutations(client, props.alsoShownIn)
+  const queryClient = useQueryClient()
+  const [preset, setPreset] = useState<Partial<I> | null>(null)
   const record = editing.data
   const { form, formError, submit, dirty } = useResourceForm<I>({
     schema: props.schema,
     empty: props.empty,
-    values: record ? props.toValues(record) : null,
+    values: record ? props.toValues(record) : preset ? ({ ...props.empty, ...preset } as I) : null,
     show: editing.show,
     forbiddenField: props.forbiddenField,
     conflictField: props.conflictField,
@@ -90,25 +127,47 @@ export function CrudPage<T extends { id: number }, I extends FieldValues>(props:
   const canCreate = can(trabajador, resource, 'create')
   const canUpdate = can(trabajador, resource, 'update')
   const canDelete = can(trabajador, resource, 'delete')
+  const openCreate = (values?: Partial<I>) => {
+    setPreset(values ?? null)
+    editing.open(null)
+  }
+  const openEdit = (row: T) => {
+    setPreset(null)
+    editing.open(row)
+  }
   const rowActions =
-    props.extraRowActions || canUpdate || canDelete
+    props.extraRowActions || props.middleRowActions || canUpdate || canDelete
       ? (row: T): RowAction[] => [
           ...(props.extraRowActions?.(row) ?? []),
-          ...(canUpdate ? [{ label: 'Modificar', icon: 'pencil' as const, onSelect: () => editing.open(row) }] : []),
+          ...(canUpdate
+            ? [{ label: texts.editAction ?? 'Modificar', icon: 'pencil' as const, onSelect: () => openEdit(row) }]
+            : []),
+          ...(props.middleRowActions?.(row) ?? []),
           ...(canDelete ? [{ label: 'Eliminar', icon: 'trash' as const, danger: true, onSelect: () => deleting.open(row) }] : []),
         ]
       : undefined
 
   const save = submit(async (values) => {
-    if (record) {
-      await update.mutateAsync({ id: record.id, body: values })
-      toast.success(texts.updated)
-    } else {
-      await create.mutateAsync(values)
-      toast.success(texts.created)
+    try {
+      if (record) {
+        const ifMatch = props.version?.(record)
+        await update.mutateAsync({ id: record.id, body: values, options: ifMatch ? { ifMatch } : undefined })
+        toast.success(texts.updated, props.toastMs)
+      } else {
+        await create.mutateAsync(values)
+        toast.success(texts.created, props.toastMs)
+      }
+      editing.close()
+    } catch (err) {
+      // A stale edit (409) or a record gone (404): what is on screen is old, so the list is read again.
+      if (err instanceof ApiError && (err.statusCode === 409 || err.statusCode === 404)) {
+        void queryClient.invalidateQueries({ queryKey: client.key })
+      }
+      throw err
     }
-    editing.close()
   })
+  const failure = record ? texts.updateError : texts.createError
+  const shownError = formError && failure && formError !== failure ? `${failure} ${formError}` : formError
 
   const confirmDelete = () => {
     const row = deleting.data
@@ -116,57 +175,70 @@ export function CrudPage<T extends { id: number }, I extends FieldValues>(props:
     remove.mutate(
       { id: row.id },
       {
-        onSuccess: () => toast.success(texts.deleted),
-        onError: (err) => toast.error(errorMessage(err)),
+        onSuccess: () => toast.success(texts.deleted, props.toastMs),
+        onError: (err) => toast.error(texts.deleteError ? `${texts.deleteError} ${errorMessage(err)}` : errorMessage(err)),
         onSettled: deleting.close,
       },
     )
   }
 
   return (
-    <Card className="shadow-sm">
-      <Card.Body className="p-2 p-sm-3">
-        <DataList
-          queryKey={[...client.key, 'list', props.filters ?? {}]}
-          fetcher={(params) => client.list({ ...params, ...props.filters })}
-          columns={props.columns}
-          rowKey={(row) => row.id}
-          rowLabel={props.rowLabel}
-          rowActions={rowActions}
-          searchLabel={texts.search}
-          searchPlaceholder={texts.searchPlaceholder}
-          caption={texts.caption}
-          emptyText={texts.empty}
-          loadErrorText={texts.loadError}
-          defaultSort={props.defaultSort}
-          toolbar={
-            canCreate && (
-              <Button onClick={() => editing.open(null)}>
-                <Icon name="plus-lg" className="me-1" />
-                {texts.newButton}
-              </Button>
-            )
-          }
+    <>
+      {props.header?.({ create: openCreate, edit: openEdit })}
+      <Card className="shadow-sm">
+        <Card.Body className="p-2 p-sm-3">
+          <DataList
+            queryKey={[...client.key, 'list', props.filters ?? {}]}
+            fetcher={(params) => client.list({ ...params, ...props.filters })}
+            columns={props.columns}
+            rowKey={(row) => row.id}
+            rowLabel={props.rowLabel}
+            rowActions={rowActions}
+            searchLabel={texts.search}
+            searchPlaceholder={texts.searchPlaceholder}
+            caption={texts.caption}
+            emptyText={texts.empty}
+            loadErrorText={texts.loadError}
+            defaultSort={props.defaultSort}
+            searchable={props.searchable}
+            filters={props.listFilters}
+            summary={props.summary}
+            refreshMs={props.refreshMs}
+            toolbar={
+              (canCreate || props.toolbar) && (
+                <>
+                  {props.toolbar}
+                  {canCreate && (
+                    <Button onClick={() => openCreate()}>
+                      <Icon name="plus-lg" className="me-1" />
+                      {texts.newButton}
+                    </Button>
+                  )}
+                </>
+              )
+            }
+          />
+        </Card.Body>
+        <FormModal
+          show={editing.show}
+          title={record ? texts.editTitle : texts.createTitle}
+          onHide={editing.close}
+          onSubmit={save}
+          submitting={form.formState.isSubmitting}
+          submitLabel={(record ? texts.editSubmit : texts.createSubmit) ?? 'Guardar'}
+          dirty={dirty}
+          error={shownError}
+        >
+          {props.fields(form, record)}
+        </FormModal>
+        <ConfirmDialog
+          show={deleting.show}
+          message={deleting.data ? texts.deleteQuestion(deleting.data) : ''}
+          pending={remove.isPending}
+          onConfirm={confirmDelete}
+          onCancel={deleting.close}
         />
-      </Card.Body>
-      <FormModal
-        show={editing.show}
-        title={record ? texts.editTitle : texts.createTitle}
-        onHide={editing.close}
-        onSubmit={save}
-        submitting={form.formState.isSubmitting}
-        dirty={dirty}
-        error={formError}
-      >
-        {props.fields(form, record)}
-      </FormModal>
-      <ConfirmDialog
-        show={deleting.show}
-        message={deleting.data ? texts.deleteQuestion(deleting.data) : ''}
-        pending={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={deleting.close}
-      />
-    </Card>
+      </Card>
+    </>
   )
 }

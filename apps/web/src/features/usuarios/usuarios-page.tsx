@@ -1,4 +1,12 @@
-import { type Usuario, type UsuarioCreate, usuarioCreateSchema, usuarioMessages } from '@vb/shared'
+import {
+  type PirBadge,
+  pirLabel,
+  type Usuario,
+  type UsuarioCreate,
+  type UsuarioListItem,
+  usuarioCreateSchema,
+  usuarioMessages,
+} from '@vb/shared'
 import { Badge } from 'react-bootstrap'
 import { paths } from '../../app/paths'
 import { SelectField, TextField } from '../../components/form-fields'
@@ -9,7 +17,7 @@ import { searchViviendas, viviendaPickerKey } from '../../lib/pickers'
 import { resourceClient } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
 
-export const usuariosResource = resourceClient<Usuario, UsuarioCreate>('usuarios')
+export const usuariosResource = resourceClient<UsuarioListItem, UsuarioCreate>('usuarios')
 
 const fullName = (u: Usuario) => `${u.nombre} ${u.apellidos}`
 
@@ -18,7 +26,34 @@ const gradoOptions = [
   { value: 'PEI', label: 'PEI' },
 ]
 
-const columns: Column<Usuario>[] = [
+/**
+ * Issue 9: a small badge on the rows whose PIR needs attention (aviso or caducado), so nobody has to open each
+ * resident to find them. The status comes from the server (the shared PIR rule, today in Madrid).
+ */
+function PirBadgeCell({ pir }: { pir: PirBadge }) {
+  if (pir.estado !== 'aviso' && pir.estado !== 'caducado') {
+    return (
+      <>
+        <span className="text-body-secondary" aria-hidden="true">
+          —
+        </span>
+        <span className="visually-hidden">{pirLabel({ ...pir, caducidad: null })}</span>
+      </>
+    )
+  }
+  const caducado = pir.estado === 'caducado'
+  return (
+    <Badge
+      bg={caducado ? 'danger-subtle' : 'warning-subtle'}
+      text={caducado ? 'danger-emphasis' : 'warning-emphasis'}
+      className="border text-wrap vb-pir-badge"
+    >
+      {pirLabel({ ...pir, caducidad: null })}
+    </Badge>
+  )
+}
+
+const columns: Column<UsuarioListItem>[] = [
   { id: 'nombre', header: 'Nombre', sortKey: 'nombre', cell: (u) => u.nombre, card: 'hidden' },
   { id: 'apellidos', header: 'Apellidos', sortKey: 'apellidos', cell: (u) => u.apellidos, card: 'hidden' },
   { id: 'nif', header: 'NIF', sortKey: 'nif', cell: (u) => <span className="font-monospace">{u.nif}</span> },
@@ -44,7 +79,9 @@ const columns: Column<Usuario>[] = [
   },
 ]
 
-const rowLinks = (u: Usuario): RowAction[] => [
+columns.push({ id: 'pir', header: 'PIR', cell: (u) => <PirBadgeCell pir={u.pir} /> })
+
+const rowLinks = (u: UsuarioListItem): RowAction[] => [
   { label: 'Documentación', icon: 'folder2-open', to: paths.documentacion(u.nif) },
   { label: 'Caja', icon: 'cash-coin', to: paths.caja(u.nif) },
 ]
@@ -53,7 +90,7 @@ const rowLinks = (u: Usuario): RowAction[] => [
 export function UsuariosPage() {
   const empresaId = useEmpresaId()
   return (
-    <CrudPage<Usuario, UsuarioCreate>
+    <CrudPage<UsuarioListItem, UsuarioCreate>
       resource="usuarios"
       client={usuariosResource}
       filters={{ empresaId }}
