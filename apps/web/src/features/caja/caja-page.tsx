@@ -94,7 +94,9 @@ function CajaHeader({ ficha }: { ficha: UsuarioFicha }) {
       <p className="h5 mb-0" aria-live="polite" data-testid="saldo">
         Saldo:{' '}
         {saldo.data !== undefined ? (
-          <span className={moneySign(saldo.data) < 0 ? 'text-danger-emphasis' : 'text-success-emphasis'}>{formatMoney(saldo.data)}</span>
+          <span className={moneySign(saldo.data) < 0 ? 'text-danger-emphasis' : 'text-success-emphasis'}>
+            {formatMoney(saldo.data)}
+          </span>
         ) : (
           <span className="text-body-secondary">…</span>
         )}
