@@ -153,27 +153,30 @@ test('the second of two people editing one movement gets a clear 409 instead of 
 })
 
 for (const who of ['superadmin', 'admin', 'empleado'] as Account[]) {
-  test(`${who} sees the ledger as cards on a phone, accessible`, async ({ page }) => {
-    await page.setViewportSize({ width: 375, height: 800 })
-    const resident = await newResident(page, who)
-    await resident.api.post('/caja-usuario', {
-      concepto: 'Ingreso pensión',
-      cantidad: '450',
-      fecha: '2026-11-01',
-      usuarioId: resident.id,
+  for (const width of [1440, 375]) {
+    test(`${who} sees the ledger at ${width} px (cards on a phone), accessible`, async ({ page }) => {
+      await page.setViewportSize({ width, height: width > 800 ? 900 : 800 })
+      const resident = await newResident(page, who)
+      await resident.api.post('/caja-usuario', {
+        concepto: 'Ingreso pensión',
+        cantidad: '450',
+        fecha: '2026-11-01',
+        usuarioId: resident.id,
+      })
+      await resident.api.post('/caja-usuario', {
+        concepto: 'Peluquería',
+        cantidad: '-12,5',
+        fecha: '2026-11-05',
+        usuarioId: resident.id,
+      })
+      await loginAs(page, who, `/caja/${resident.nif}`)
+      await expect(saldo(page)).toHaveText('Saldo: 437,50 €')
+      // Newest first.
+      const first = width > 800 ? page.getByRole('row').nth(1) : page.locator('.vb-list-cards li').first()
+      await expect(first).toContainText('Peluquería')
+      await expect(page.getByRole('button', { name: 'Nuevo Movimiento' })).toBeVisible()
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+      await expectAccessible(page)
     })
-    await resident.api.post('/caja-usuario', {
-      concepto: 'Peluquería',
-      cantidad: '-12,5',
-      fecha: '2026-11-05',
-      usuarioId: resident.id,
-    })
-    await loginAs(page, who, `/caja/${resident.nif}`)
-    await expect(saldo(page)).toHaveText('Saldo: 437,50 €')
-    await expect(page.locator('.vb-list-cards')).toContainText('Peluquería')
-    await expect(page.locator('.vb-list-cards li').first()).toContainText('Peluquería')
-    await expect(page.getByRole('button', { name: 'Nuevo Movimiento' })).toBeVisible()
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
-    await expectAccessible(page)
-  })
+  }
 }

@@ -165,21 +165,23 @@ test('the path says when the NIF is missing or unknown, and another company’s 
 })
 
 for (const who of ['superadmin', 'admin', 'empleado'] as Account[]) {
-  test(`${who} sees the documents as cards on a phone, accessible`, async ({ page }) => {
-    await page.setViewportSize({ width: 375, height: 800 })
-    const resident = await newResident(page, who)
-    await resident.api.post('/documentos-usuario', {
-      titulo: 'PIR',
-      fecha: new Date(Date.now() - 170 * 86_400_000).toISOString(),
-      archivoUrl: 'https://example.org/pir.pdf',
-      usuarioId: resident.id,
+  for (const width of [1440, 375]) {
+    test(`${who} sees the documents at ${width} px (cards on a phone), accessible`, async ({ page }) => {
+      await page.setViewportSize({ width, height: width > 800 ? 900 : 800 })
+      const resident = await newResident(page, who)
+      await resident.api.post('/documentos-usuario', {
+        titulo: 'PIR',
+        fecha: new Date(Date.now() - 170 * 86_400_000).toISOString(),
+        archivoUrl: 'https://example.org/pir.pdf',
+        usuarioId: resident.id,
+      })
+      await loginAs(page, who, `/documentacion/${resident.nif}`)
+      await expect(pirCard(page)).toContainText(/Caduca en \d+ días/)
+      await expect(pirCard(page)).toHaveClass(/border-warning/)
+      await expect(page.locator(width > 800 ? 'table' : '.vb-list-cards')).toContainText('PIR')
+      await expect(page.getByRole('button', { name: 'Nuevo Documento' })).toBeVisible()
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+      await expectAccessible(page)
     })
-    await loginAs(page, who, `/documentacion/${resident.nif}`)
-    await expect(pirCard(page)).toContainText(/Caduca en \d+ días/)
-    await expect(pirCard(page)).toHaveClass(/border-warning/)
-    await expect(page.locator('.vb-list-cards')).toContainText('PIR')
-    await expect(page.getByRole('button', { name: 'Nuevo Documento' })).toBeVisible()
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
-    await expectAccessible(page)
-  })
+  }
 }
