@@ -36,6 +36,8 @@ export const trabajadorMessages = {
   emailDuplicado: 'Ya existe un trabajador con ese email',
   nif: 'Formato de NIF/NIE no válido (ej. 12345678Z o X1234567Z)',
   noEncontrado: 'No se encontró el trabajador.',
+  /** Issue 'faults' item 4: an admin's reset is for other workers; one's own goes through /cambiar-password-con-actual. */
+  restablecerPropia: 'Para cambiar tu propia contraseña usa «Cambiar contraseña».',
   vacio: 'No hay trabajadores.',
 } as const
 
@@ -79,7 +81,10 @@ export const trabajadorCreateSchema = z.object({
 })
 export type TrabajadorCreate = z.output<typeof trabajadorCreateSchema>
 
-/** The answer to a create: the worker and its one-time temporary password (DECISIONS S1). */
+/**
+ * The answer to a create, and to an admin's password reset: the worker and its one-time temporary password
+ * (DECISIONS S1).
+ */
 export const trabajadorCreadoSchema = z.object({ trabajador: trabajadorSchema, passwordTemporal: z.string() })
 
 /**

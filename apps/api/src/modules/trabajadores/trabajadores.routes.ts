@@ -14,7 +14,7 @@ import { z } from 'zod'
 import { actorOf } from '../../plugins/auth'
 import { requirePermission } from '../../plugins/permissions'
 import { listNotificacionesDe } from '../notificaciones/notificaciones.service'
-import { cambiarPassword, createTrabajador, getTrabajador, updateTrabajador } from './trabajadores.service'
+import { cambiarPassword, createTrabajador, getTrabajador, restablecerPassword, updateTrabajador } from './trabajadores.service'
 
 export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app
@@ -91,6 +91,29 @@ export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
       const { worker, tokenVersion } = await cambiarPassword(deps, actorOf(request), request.params.id, request.body)
       const token = await reply.jwtSign({ sub: String(worker.id), tv: tokenVersion })
       return { token, trabajador: worker }
+    },
+  )
+
+  app.post(
+    '/trabajadores/:id/restablecer-password',
+    {
+      schema: {
+        tags: ['trabajadores'],
+        summary:
+          'Restablecer la contraseña de otro trabajador con una temporal que se muestra una sola vez; cierra sus sesiones y anula sus enlaces de recuperación (DECISIONS S1, S2)',
+        params: idParamsSchema,
+        response: {
+          200: trabajadorCreadoSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const { trabajador, password } = await restablecerPassword(deps, actorOf(request), request.params.id)
+      return { trabajador, passwordTemporal: password }
     },
   )
 

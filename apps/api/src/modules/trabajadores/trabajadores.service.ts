@@ -138,6 +138,37 @@ export async function createTrabajador(
   )
 }
 
+/**
+ * POST /api/trabajadores/{id}/restablecer-password: an ADMIN or SUPERADMIN gives a worker it reaches a new
+ * random temporary password, shown once (DECISIONS S1), under PATCH's rules (P3: an ADMIN never touches a
+ * SUPERADMIN; a worker outside the actor's companies is 404). Nobody resets its own this way: that is
+ * «Cambiar contraseña», with the current one. Like every password change (issue 'faults' item 4), it ends
+ * the worker's sessions and spends every outstanding reset link of it.
+ */
+export async function restablecerPassword(
+  deps: AppDeps,
+  actor: Actor,
+  id: number,
+): Promise<{ trabajador: Trabajador; password: string }> {
+  const scope = scopeFor(actor, 'trabajadores', 'update')
+  if (actor.id === id) throw new AppError('FORBIDDEN', trabajadorMessages.restablecerPropia)
+  const password = generateTemporaryPassword()
+  const hash = await hashPassword(password)
+  return deps.db.transaction(async (tx) => {
+    const row = await lockRow(tx, trabajadores, id, scope, trabajadorMessages.noEncontrado)
+    if (!isSuper(actor) && row.rol === 'SUPERADMIN') throw new AppError('FORBIDDEN')
+    const updated = await replacePassword(tx, deps.clock, id, { plain: password, hash }, { temporal: true })
+    const trabajador = await presentTrabajador(tx, updated)
+    await logChange(tx, actor, {
+      accion: 'Restablecimiento de contraseña',
+      url: '/trabajadores',
+      cambio: 'warning',
+      descripcion: `Contraseña de ${row.nombre} ${row.apellidos} (${row.email}) restablecida con una contraseña temporal`,
+    })
+    return { trabajador, password }
+  })
+}
+
 const SELF_FIELDS = new Set(['nombre', 'apellidos', 'email'])
 
 /**

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net'
-import { permissionMessages, trabajadorMessages } from '@vb/shared'
+import { permissionMessages, RESTABLECER_INVALID, trabajadorMessages } from '@vb/shared'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { logs } from '../../db/schema'
-import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { buildTestApp, TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
 import { makeEmpresa, makeNif } from '../../test/factories'
 
 let t: TestApp
@@ -119,5 +119,81 @@ describe('PATCH /api/trabajadores/:id', () => {
     expect(off.json().activo).toBe(false)
     await expect(ended).resolves.toBeTypeOf('string')
     expect((await t.as(target, { method: 'GET', url: '/api/trabajadores/me' })).statusCode).toBe(401)
+  })
+})
+
+describe('POST /api/trabajadores/:id/restablecer-password (issue faults item 4)', () => {
+  const restablecer = (who: TestWorker, id: number) =>
+    t.as(who, { method: 'POST', url: `/api/trabajadores/${id}/restablecer-password` })
+  const login = (email: string, password: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/trabajadores/login', payload: { email, password } })
+  const linkFor = async (email: string) => {
+    t.mails.length = 0
+    await t.app.inject({ method: 'POST', url: '/api/auth/recuperar', payload: { email } })
+    await t.app.deps.background.idle()
+    return t.mails.at(-1)?.text.match(/#token=([\w-]+)/)?.[1] as string
+  }
+
+  it('gives a worker a one-time temporary password and ends its sessions; the old password stops working', async () => {
+    const target = await t.worker('EMPLEADO', [propia])
+    const res = await restablecer(admin, target.id)
+    expect(res.statusCode, res.body).toBe(200)
+    const { trabajador, passwordTemporal } = res.json()
+    expect(trabajador).toMatchObject({ id: target.id, passwordTemporal: true, empresas: [{ id: propia }] })
+    expect(passwordTemporal).toMatch(/^(?=.*[A-Z])(?=.*\d).{12}$/)
+    const fresh = await login(target.email, passwordTemporal)
+    expect(fresh.statusCode).toBe(200)
+    expect(fresh.json().trabajador.passwordTemporal).toBe(true)
+    expect((await login(target.email, TEST_PASSWORD)).statusCode).toBe(401)
+    expect((await t.as(target, { method: 'GET', url: '/api/trabajadores/me' })).statusCode).toBe(401)
+  })
+
+  it('spends a reset link the worker asked for before', async () => {
+    const target = await t.worker('EMPLEADO', [propia])
+    const token = await linkFor(target.email)
+    expect(token).toBeTruthy()
+    expect((await restablecer(admin, target.id)).statusCode).toBe(200)
+    const used = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/restablecer',
+      payload: { token, passwordNueva: 'Recuperada1' },
+    })
+    expect(used.statusCode).toBe(400)
+    expect(used.json().message).toBe(RESTABLECER_INVALID)
+    expect((await login(target.email, 'Recuperada1')).statusCode).toBe(401)
+  })
+
+  it("refuses EMPLEADO, one's own password and an ADMIN on a SUPERADMIN; another company's worker is 404 like a missing one", async () => {
+    const colleague = await t.worker('EMPLEADO', [propia])
+    const outsider = await t.worker('EMPLEADO', [ajena])
+    const refused = await restablecer(empleado, colleague.id)
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().message).toBe(permissionMessages.generic)
+    const own = await restablecer(admin, admin.id)
+    expect(own.statusCode).toBe(403)
+    expect(own.json().message).toBe(trabajadorMessages.restablecerPropia)
+    expect((await restablecer(superadmin, superadmin.id)).statusCode).toBe(403)
+    expect((await restablecer(admin, superadmin.id)).statusCode).toBe(403)
+    const foreign = await restablecer(admin, outsider.id)
+    const missing = await restablecer(admin, 999_999_999)
+    expect(foreign.statusCode).toBe(404)
+    expect(foreign.json()).toEqual(missing.json())
+    expect(missing.json().message).toBe(trabajadorMessages.noEncontrado)
+    // Nothing changed for any of them.
+    for (const w of [colleague, outsider, admin, superadmin]) {
+      expect((await t.as(w, { method: 'GET', url: '/api/trabajadores/me' })).statusCode).toBe(200)
+    }
+    expect((await restablecer(superadmin, outsider.id)).statusCode).toBe(200)
+  })
+
+  it('writes a log entry that never holds the password', async () => {
+    const target = await t.worker('EMPLEADO', [propia])
+    const res = await restablecer(admin, target.id)
+    expect(res.statusCode).toBe(200)
+    const { passwordTemporal } = res.json()
+    const entries = await t.db.select().from(logs).where(eq(logs.trabajadorId, admin.id))
+    const entry = entries.find((e) => e.accion === 'Restablecimiento de contraseña' && e.descripcion.includes(target.email))
+    expect(entry).toMatchObject({ url: '/trabajadores', tipo: 'warning' })
+    expect(JSON.stringify(entry)).not.toContain(passwordTemporal)
   })
 })
