@@ -262,6 +262,8 @@ function printTable(results) {
     'over the wire',
     'JS',
     'requests',
+    // Lighthouse's CPU benchmark of this machine at that moment (higher is faster): read the scores beside it.
+    'CPU index',
   ]
   const rows = results.map((r) => [
     r.preset,
