@@ -8,6 +8,7 @@ import type { Db, Listen } from './db/client'
 import type { AppDeps } from './deps'
 import { Background } from './lib/background'
 import { type Clock, systemClock } from './lib/clock'
+import { invalidateCounts } from './lib/count-cache'
 import { ensurePrivateDir } from './lib/data-dir'
 import { FileStore } from './lib/files'
 import { AttemptLimiter, type LoginLimits } from './lib/login-attempts'
@@ -124,6 +125,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
+  })
+  // A write has committed by the time its answer is being sent, and the client has not seen it yet: cached
+  // search totals are out of date from here on (lib/count-cache.ts).
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') invalidateCounts(deps.db)
   })
   registerAuth(app, options.db)
   registerTextInput(app)

@@ -5,6 +5,7 @@ import type { DbOrTx, Tx } from '../db/client'
 import { logs } from '../db/schema'
 import type { Actor } from './actor'
 import type { Clock } from './clock'
+import { cachedCount } from './count-cache'
 
 /**
  * The helpers every service repeats (GUIDE: 'What a new resource should cost'): a bounded total for a list
@@ -31,6 +32,7 @@ export async function boundedTotal(
   db: DbOrTx,
   from: PgTable,
   condition: SQL | undefined,
+  options: { cache?: boolean } = {},
 ): Promise<{ total: number; exact: boolean }> {
   const capped = db
     .select({ one: sql`1` })
@@ -38,18 +40,27 @@ export async function boundedTotal(
     .where(condition)
     .limit(MAX_EXACT_TOTAL + 1)
     .as('capped')
-  const [row] = await db.select({ n: count() }).from(capped)
-  const n = Number(row?.n ?? 0)
-  return n > MAX_EXACT_TOTAL ? { total: MAX_EXACT_TOTAL, exact: false } : { total: n, exact: true }
+  const statement = db.select({ n: count() }).from(capped)
+  const run = async () => {
+    const [row] = await statement
+    const n = Number(row?.n ?? 0)
+    return n > MAX_EXACT_TOTAL ? { total: MAX_EXACT_TOTAL, exact: false } : { total: n, exact: true }
+  }
+  if (!options.cache) return run()
+  const { sql: text, params } = statement.toSQL()
+  return cachedCount(db, `${text}\u0000${JSON.stringify(params)}`, run)
 }
 
-/** One page and its bounded total, fetched together. */
+/**
+ * One page and its bounded total, fetched together. `cache`: the list is searched, so its total may come
+ * from the short count cache (lib/count-cache.ts); the rows are always read fresh.
+ */
 export async function listPage<T>(
   db: DbOrTx,
   rows: Promise<T[]>,
-  count: { from: PgTable; where: SQL | undefined },
+  count: { from: PgTable; where: SQL | undefined; cache?: boolean },
 ): Promise<ListPage<T>> {
-  const [items, { total, exact }] = await Promise.all([rows, boundedTotal(db, count.from, count.where)])
+  const [items, { total, exact }] = await Promise.all([rows, boundedTotal(db, count.from, count.where, { cache: count.cache })])
   return { items, total, exact }
 }
 

@@ -9,6 +9,7 @@ import { type AppOptions, buildApp } from '../app'
 import type { Database, Db, OpenOptions } from '../db/client'
 import { trabajadorEmpresas, trabajadores } from '../db/schema'
 import type { Clock } from '../lib/clock'
+import { setCountCacheTtl } from '../lib/count-cache'
 import type { Mail } from '../lib/mailer'
 import { hashPassword } from '../lib/password'
 import { copyTemplate, type TestEngine } from './databases'
@@ -58,6 +59,9 @@ let counter = 0
  */
 export async function buildTestApp(options: Partial<AppOptions> & { clock?: Clock; database?: Database } = {}): Promise<TestApp> {
   const { database: given, ...appOptions } = options
+  // Tests arrange data straight in SQL (factories), which no write request announces: searched totals are
+  // counted every time here, except in lib/count-cache.test.ts, which turns the cache on to test it.
+  setCountCacheTtl(0)
   const database = given ?? (await freshDatabase())
   const mails: Mail[] = []
   const uploadsDir = appOptions.uploadsDir ?? path.join(mkdtempSync(path.join(tmpdir(), 'vb-subidas-')), 'uploads')

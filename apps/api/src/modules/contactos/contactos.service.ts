@@ -75,7 +75,7 @@ export async function listContactos(deps: AppDeps, actor: Actor, query: Contacto
   return listPage(
     deps.db,
     rows.then((r) => r.map((x) => toContacto(x.contacto, x.empresa))),
-    { from: contactos, where: condition },
+    { from: contactos, where: condition, cache: Boolean(query.q) },
   )
 }
 

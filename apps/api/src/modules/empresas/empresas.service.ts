@@ -40,7 +40,7 @@ export async function listEmpresas(deps: AppDeps, actor: Actor, query: EmpresaLi
   return listPage(
     deps.db,
     rows.then((r) => r.map(toEmpresa)),
-    { from: empresas, where: condition },
+    { from: empresas, where: condition, cache: Boolean(query.q) },
   )
 }
 

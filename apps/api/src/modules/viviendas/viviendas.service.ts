@@ -61,7 +61,7 @@ export async function listViviendas(deps: AppDeps, actor: Actor, query: Vivienda
   return listPage(
     deps.db,
     rows.then((r) => r.map((x) => toVivienda(x.vivienda, x.empresa))),
-    { from: viviendas, where: condition },
+    { from: viviendas, where: condition, cache: Boolean(query.q) },
   )
 }
 

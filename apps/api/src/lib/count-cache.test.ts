@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp, type TestApp, type TestWorker } from '../test/build-test-app'
+import { makeEmpresa, makeNif, makeUsuario, makeVivienda } from '../test/factories'
+import { setCountCacheTtl } from './count-cache'
+
+/** Issue 8 item 5: a searched list's bounded total is counted once per few seconds, and never outlives a write. */
+
+let t: TestApp
+let admin: TestWorker
+let superadmin: TestWorker
+let viviendaId: number
+
+beforeAll(async () => {
+  t = await buildTestApp()
+  setCountCacheTtl(60_000)
+  const empresa = await makeEmpresa(t.db, { nombre: 'Empresa Cuenta' })
+  const otra = await makeEmpresa(t.db, { nombre: 'Empresa Otra' })
+  viviendaId = (await makeVivienda(t.db, empresa.id, { nombre: 'Calle Cuenta 1' })).id
+  await makeUsuario(t.db, (await makeVivienda(t.db, otra.id)).id, { nombre: 'Zorro', apellidos: 'Ajeno' })
+  admin = await t.worker('ADMIN', [empresa.id])
+  superadmin = await t.worker('SUPERADMIN', [])
+})
+afterAll(async () => {
+  await t.close()
+})
+
+const total = async (who: TestWorker, url: string) => {
+  const res = await t.as(who, { method: 'GET', url })
+  expect(res.statusCode).toBe(200)
+  return { total: Number(res.headers['x-total-count']), rows: res.json().length as number }
+}
+
+describe('the count cache of searched lists', () => {
+  it('keeps a searched total until a write request, per scope; the rows are always fresh; an unsearched total is never kept', async () => {
+    await makeUsuario(t.db, viviendaId, { nombre: 'Zorro', apellidos: 'Primero' })
+    expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: 1, rows: 1 })
+    // Each scope counts for itself: the SUPERADMIN also sees the other company's Zorro.
+    expect(await total(superadmin, '/api/usuarios?q=zorro')).toEqual({ total: 2, rows: 2 })
+
+    // A row written straight in SQL (as another process would) is not announced: the total stays, the rows do not.
+    await makeUsuario(t.db, viviendaId, { nombre: 'Zorro', apellidos: 'Segundo' })
+    expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: 1, rows: 2 })
+    // An unsearched list counts every time.
+    const all = await total(admin, '/api/usuarios')
+    expect(all.total).toBe(2)
+
+    // A write request through the API drops every cached total as it answers.
+    const created = await t.as(admin, {
+      method: 'POST',
+      url: '/api/usuarios',
+      payload: { nombre: 'Zorro', apellidos: 'Tercero', nif: makeNif(), viviendaId },
+    })
+    expect(created.statusCode).toBe(201)
+    expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: 3, rows: 3 })
+    expect(await total(superadmin, '/api/usuarios?q=zorro')).toEqual({ total: 4, rows: 4 })
+
+    // So does a deletion.
+    const id = created.json().id
+    expect((await t.as(admin, { method: 'DELETE', url: `/api/usuarios/${id}` })).statusCode).toBe(204)
+    expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: 2, rows: 2 })
+  })
+
+  it('an entry expires after its time, so a write made elsewhere shows', async () => {
+    setCountCacheTtl(50)
+    const before = await total(admin, '/api/usuarios?q=zorro')
+    await makeUsuario(t.db, viviendaId, { nombre: 'Zorro', apellidos: 'Cuarto' })
+    await new Promise((r) => setTimeout(r, 80))
+    expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: before.total + 1, rows: before.rows + 1 })
+  })
+})

@@ -1,0 +1,71 @@
+import type { DbOrTx } from '../db/client'
+
+/**
+ * Issue 8 item 5: the bounded total of a **searched** list, kept for a few seconds per exact statement (the
+ * SQL and its parameters, so the worker's scope is part of the key and nothing crosses companies). Paging
+ * through a search, or several people searching the same thing, then counts it once instead of on every
+ * page: with 100,000 residents that count (up to 10,001 trigram matches) is most of a searched page's cost.
+ *
+ * Freshness: every write request this process answers (POST, PATCH, PUT, DELETE) drops every entry of its
+ * database once it has committed, before its answer leaves (app.ts, onSend), and an entry is read under the generation it was
+ * counted in, so a count that raced a write is never kept. A write made by another process (or straight in
+ * SQL) shows in a cached total after at most COUNT_CACHE_MS; the rows themselves are always read fresh.
+ */
+export const COUNT_CACHE_MS = 5_000
+const MAX_ENTRIES = 1_000
+
+interface Entry {
+  value: { total: number; exact: boolean }
+  at: number
+  generation: number
+}
+
+interface Cache {
+  generation: number
+  entries: Map<string, Entry>
+}
+
+const caches = new WeakMap<object, Cache>()
+let ttlMs = COUNT_CACHE_MS
+
+function cacheOf(db: DbOrTx): Cache {
+  let cache = caches.get(db)
+  if (!cache) {
+    cache = { generation: 0, entries: new Map() }
+    caches.set(db, cache)
+  }
+  return cache
+}
+
+/** The cached total for `key`, or the one `count` gives (kept if no write happened meanwhile). */
+export async function cachedCount(
+  db: DbOrTx,
+  key: string,
+  count: () => Promise<{ total: number; exact: boolean }>,
+): Promise<{ total: number; exact: boolean }> {
+  const cache = cacheOf(db)
+  const now = performance.now()
+  const hit = cache.entries.get(key)
+  if (hit && hit.generation === cache.generation && now - hit.at < ttlMs) return hit.value
+  const generation = cache.generation
+  const value = await count()
+  if (generation === cache.generation && ttlMs > 0) {
+    cache.entries.delete(key)
+    cache.entries.set(key, { value, at: now, generation })
+    if (cache.entries.size > MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value as string)
+  }
+  return value
+}
+
+/** A write committed on this database: every cached total of it is out of date. */
+export function invalidateCounts(db: DbOrTx): void {
+  const cache = caches.get(db)
+  if (!cache) return
+  cache.generation += 1
+  cache.entries.clear()
+}
+
+/** Tests: how long an entry lives (0 turns the cache off). */
+export function setCountCacheTtl(ms: number): void {
+  ttlMs = ms
+}
