@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, loginAs, test } from './fixtures'
+import { apiAs, expect, loginAs, test } from './fixtures'
 
 /**
  * Issue 12: no screen reports a Content Security Policy violation, a console error or an uncaught
@@ -65,4 +65,26 @@ test.describe('No CSP violation or console error (issue 12)', () => {
       expect(problems).toEqual([])
     })
   }
+
+  test('a resident’s documents and cash ledger, with their forms open', async ({ page }) => {
+    await watchCsp(page)
+    const api = await apiAs(page, 'admin')
+    const [resident] = await (await api.get('/usuarios?pageSize=1')).json()
+    await loginAs(page, 'admin')
+    const problems = watchProblems(page)
+    for (const [path, heading, button] of [
+      [`/documentacion/${resident.nif}`, 'Documentación', 'Nuevo Documento'],
+      [`/caja/${resident.nif}`, 'Caja', 'Nuevo Movimiento'],
+    ] as const) {
+      await page.goto(path)
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible()
+      await expect(page.getByText(/^Mostrando \d|^No hay (documentos|movimientos)$/)).toBeVisible()
+      await page.getByRole('button', { name: button }).click()
+      // The form validates with the shared schemas (zod, jitless under the CSP).
+      await page.getByRole('dialog').getByRole('button', { name: 'Guardar' }).click()
+      await expect(page.getByRole('dialog').locator('.invalid-feedback').first()).toBeVisible()
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click()
+    }
+    expect(problems).toEqual([])
+  })
 })

@@ -100,11 +100,19 @@ test('an employee registers the PIR with an uploaded file, edits it, finds it an
 
 test('a document without a file shows a dash and a disabled Descargar', async ({ page }) => {
   // The demo data keeps PIR documents without a file for the residents whose PIR is about to expire.
+  // One of the company the top bar starts with, so /usuarios shows it.
+  const session = (await loginAs(page, 'admin')) as unknown as { trabajador: { empresas: Array<{ id: number }> } }
+  const empresaId = session.trabajador.empresas[0]?.id
   const api = await apiAs(page, 'admin')
-  const residents: Array<{ nif: string; pir: { estado: string } }> = await (await api.get('/usuarios?pageSize=100')).json()
+  const residents: Array<{ nif: string; pir: { estado: string } }> = await (
+    await api.get(`/usuarios?pageSize=100&empresaId=${empresaId}`)
+  ).json()
   const aviso = residents.find((u) => u.pir.estado === 'aviso')
   expect(aviso, 'a demo resident whose PIR expires soon').toBeDefined()
-  await loginAs(page, 'admin', `/documentacion/${aviso?.nif}`)
+  // The residents list flags it, so nobody has to open each resident to find it.
+  await page.goto(`/usuarios?q=${aviso?.nif}`)
+  await expect(page.getByRole('row').filter({ hasText: aviso?.nif as string })).toContainText(/Caduca en \d+ días/)
+  await page.goto(`/documentacion/${aviso?.nif}`)
   await expect(pirCard(page)).toContainText(/Caduca en \d+ días/)
   await expect(row(page, 'PIR')).toContainText('Sin archivo')
   await rowMenu(page, 'PIR').click()

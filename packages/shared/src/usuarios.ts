@@ -27,6 +27,8 @@ export const usuarioFichaSchema = usuarioSchema.extend({
   nombreCompleto: z.string(),
   /** SPEC §2.14 PIR card, from the resident's PIR documents and today in Europe/Madrid (DECISIONS D3). */
   pir: pirStatusSchema,
+  /** The PIR document the status comes from (the latest titled 'PIR'), for 'Editar PIR'; null without PIR. */
+  pirDocumentoId: z.number().int().nullable(),
 })
 export type UsuarioFicha = z.infer<typeof usuarioFichaSchema>
 

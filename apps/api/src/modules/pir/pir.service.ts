@@ -22,12 +22,22 @@ export function pirFrom(fecha: Date | string | null, now: Date): PirStatus {
 
 export const pirBadge = (status: PirStatus): PirBadge => ({ estado: status.estado, diasRestantes: status.diasRestantes })
 
-/** The PIR status of one resident today. */
-export async function pirStatusOf(db: DbOrTx, clock: Clock, usuarioId: number): Promise<PirStatus> {
-  const rows = (await db.execute(sql`select ${latestPirFecha(sql`${usuarioId}::int`)} as fecha`)) as unknown as {
-    rows: Array<{ fecha: Date | string | null }>
-  }
-  return pirFrom(rows.rows[0]?.fecha ?? null, clock.now())
+/**
+ * The PIR status of one resident today, and its PIR document (DECISIONS D3: the latest titled 'PIR'), which
+ * the PIR card's 'Editar PIR' opens. One indexed probe on documentos_usuario_pir_idx.
+ */
+export async function pirStatusOf(
+  db: DbOrTx,
+  clock: Clock,
+  usuarioId: number,
+): Promise<{ status: PirStatus; documentoId: number | null }> {
+  const result = (await db.execute(
+    sql`select d.id, d.fecha from documentos_usuario d
+        where d.usuario_id = ${usuarioId} and upper(trim(d.titulo)) = 'PIR'
+        order by d.fecha desc, d.id desc limit 1`,
+  )) as unknown as { rows: Array<{ id: number; fecha: Date | string }> }
+  const latest = result.rows[0]
+  return { status: pirFrom(latest?.fecha ?? null, clock.now()), documentoId: latest ? Number(latest.id) : null }
 }
 
 /**

@@ -1,6 +1,6 @@
-import { and, eq, like } from 'drizzle-orm'
+import { and, desc, eq, like, sql } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { notificaciones } from '../../db/schema'
+import { documentosUsuario, notificaciones } from '../../db/schema'
 import { scheduleDaily, untilNextRun } from '../../lib/daily'
 import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
 import { makeDocumento, makeEmpresa, makeUsuario, makeVivienda } from '../../test/factories'
@@ -77,6 +77,14 @@ describe('the PIR status of a resident (GET /api/usuarios/nif/:nif, the resident
       const res = await t.as(empleado, { method: 'GET', url: `/api/usuarios/nif/${u.nif.toLowerCase()}` })
       expect(res.statusCode, u.nombre).toBe(200)
       expect(res.json()).toMatchObject({ id: u.id, nif: u.nif, nombreCompleto: `${u.nombre} Prueba Pir`, pir })
+      // 'Editar PIR' opens the document the status comes from: the latest PIR, never the other document.
+      const [latest] = await t.db
+        .select({ id: documentosUsuario.id })
+        .from(documentosUsuario)
+        .where(and(eq(documentosUsuario.usuarioId, u.id), sql`upper(trim(${documentosUsuario.titulo})) = 'PIR'`))
+        .orderBy(desc(documentosUsuario.fecha))
+        .limit(1)
+      expect(res.json().pirDocumentoId, u.nombre).toBe(latest?.id ?? null)
     }
     const list = await t.as(empleado, { method: 'GET', url: '/api/usuarios?q=prueba pir&pageSize=100' })
     const badges = Object.fromEntries(list.json().map((r: { nombre: string; pir: unknown }) => [r.nombre, r.pir]))

@@ -161,7 +161,7 @@ export async function getUsuarioPorNif(deps: AppDeps, actor: Actor, nif: string)
     .where(where(eq(usuarios.nif, normalized), scopeFor(actor, 'usuarios', 'list')))
   if (!row) throw new AppError('NOT_FOUND', usuarioNifNoEncontrado(normalized))
   const [vivienda, pir] = await Promise.all([homeOf(deps.db, row.viviendaId), pirStatusOf(deps.db, deps.clock, row.id)])
-  return { ...toUsuario(row, vivienda), nombreCompleto: fullName(row), pir }
+  return { ...toUsuario(row, vivienda), nombreCompleto: fullName(row), pir: pir.status, pirDocumentoId: pir.documentoId }
 }
 
 /** A resident as its documents and cash movements need it: who, and the home their log entries name (L1). */

@@ -1,12 +1,11 @@
 import { type Contacto, type ContactoCreate, contactoCreateSchema, contactoMessages } from '@vb/shared'
+import { EmpresaField } from '../../components/empresa-field'
 import { EntityImage } from '../../components/entity-image'
 import { TextField } from '../../components/form-fields'
 import type { Column } from '../../components/list'
-import { RemoteComboboxField } from '../../components/remote-combobox-field'
 import { CrudPage } from '../../components/resource/crud-page'
-import { empresaPickerKey, searchEmpresas } from '../../lib/pickers'
 import { resourceClient } from '../../lib/resource'
-import { useEmpresa } from '../../lib/use-empresa'
+import { useEmpresaId } from '../../lib/use-empresa'
 
 export const contactosResource = resourceClient<Contacto, ContactoCreate>('contactos')
 
@@ -41,8 +40,7 @@ const columns: Column<Contacto>[] = [
 
 /** SPEC §2.7: contacts of the company chosen in the top bar, re-queried when it changes (DECISIONS D1). */
 export function ContactosPage() {
-  const empresa = useEmpresa()
-  const empresaId = empresa?.id ?? null
+  const empresaId = useEmpresaId()
   return (
     <CrudPage<Contacto, ContactoCreate>
       resource="contactos"
@@ -78,17 +76,7 @@ export function ContactosPage() {
           <TextField form={form} name="agente" label="Agente" />
           <TextField form={form} name="correo" label="Correo" type="email" autoComplete="off" />
           <TextField form={form} name="telefono" label="Teléfono" type="tel" />
-          <RemoteComboboxField
-            form={form}
-            name="empresaId"
-            label="Empresa"
-            placeholder="Escribe para buscar una empresa"
-            queryKey={empresaPickerKey}
-            search={searchEmpresas}
-            current={
-              c ? { value: c.empresaId, label: c.empresa.nombre } : empresa ? { value: empresa.id, label: empresa.nombre } : null
-            }
-          />
+          <EmpresaField form={form} name="empresaId" current={c?.empresa} />
         </>
       )}
     />

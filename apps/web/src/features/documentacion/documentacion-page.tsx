@@ -1,23 +1,24 @@
-import { useQuery } from '@tanstack/react-query'
 import {
   type Documento,
   type DocumentoCreate,
   documentoCreateSchema,
   documentoMessages,
-  isPirTitle,
   madridDay,
   type PirStatus,
   pirLabel,
   type UsuarioFicha,
 } from '@vb/shared'
+import { useState } from 'react'
 import { Button, Card } from 'react-bootstrap'
 import type { z } from 'zod'
 import { TextField } from '../../components/form-fields'
 import { Icon, type IconName } from '../../components/icon'
 import { type Column, DATE_SORT_LABELS } from '../../components/list'
 import { type CrudCommands, CrudPage } from '../../components/resource/crud-page'
+import { useToast } from '../../components/toasts'
 import { UploadField } from '../../components/upload-field'
 import { FichaGate } from '../../components/usuario-ficha'
+import { errorMessage } from '../../lib/form-errors'
 import { formatDateMedium } from '../../lib/format'
 import { resourceClient } from '../../lib/resource'
 
@@ -63,21 +64,23 @@ const columns: Column<Documento>[] = [
   },
 ]
 
-/** The resident's PIR document (DECISIONS D3: the latest titled 'PIR'), for 'Editar PIR'. */
-function usePirDocumento(usuarioId: number) {
-  return useQuery({
-    queryKey: [...documentosResource.key, 'pir', usuarioId],
-    queryFn: async () => {
-      const page = await documentosResource.list({ usuarioId, q: 'PIR', sort: 'fecha', order: 'desc', pageSize: 100 })
-      return page.items.find((d) => isPirTitle(d.titulo)) ?? null
-    },
-  })
-}
-
 function PirCard({ ficha, commands }: { ficha: UsuarioFicha; commands: CrudCommands<Documento, DocumentoCreate> }) {
-  const pir = usePirDocumento(ficha.id)
+  const toast = useToast()
+  const [opening, setOpening] = useState(false)
   const look = pirLook[ficha.pir.estado]
-  const registered = ficha.pir.estado !== 'sinpir'
+  const pirId = ficha.pirDocumentoId
+  // 'Editar PIR' reads the document the server named as this resident's PIR, so the form holds its current version.
+  const editPir = async () => {
+    if (pirId === null) return
+    setOpening(true)
+    try {
+      commands.edit(await documentosResource.get(pirId))
+    } catch (err) {
+      toast.error(errorMessage(err))
+    } finally {
+      setOpening(false)
+    }
+  }
   return (
     <Card className={`mb-3 border-2 border-${look.variant} vb-pir-card`} data-estado={ficha.pir.estado}>
       <Card.Body className="d-flex flex-wrap align-items-center gap-3">
@@ -91,8 +94,8 @@ function PirCard({ ficha, commands }: { ficha: UsuarioFicha; commands: CrudComma
             </p>
           )}
         </div>
-        {registered ? (
-          <Button variant="outline-primary" disabled={!pir.data} onClick={() => pir.data && commands.edit(pir.data)}>
+        {pirId !== null ? (
+          <Button variant="outline-primary" disabled={opening} onClick={editPir}>
             <Icon name="pencil" className="me-1" />
             Editar PIR
           </Button>

@@ -77,9 +77,8 @@ const columns: Column<UsuarioListItem>[] = [
         '—'
       ),
   },
+  { id: 'pir', header: 'PIR', cell: (u) => <PirBadgeCell pir={u.pir} /> },
 ]
-
-columns.push({ id: 'pir', header: 'PIR', cell: (u) => <PirBadgeCell pir={u.pir} /> })
 
 const rowLinks = (u: UsuarioListItem): RowAction[] => [
   { label: 'Documentación', icon: 'folder2-open', to: paths.documentacion(u.nif) },

@@ -1,11 +1,10 @@
 import { type Vivienda, type ViviendaCreate, viviendaCreateSchema, viviendaMessages } from '@vb/shared'
+import { EmpresaField } from '../../components/empresa-field'
 import { TextField } from '../../components/form-fields'
 import type { Column } from '../../components/list'
-import { RemoteComboboxField } from '../../components/remote-combobox-field'
 import { CrudPage } from '../../components/resource/crud-page'
-import { empresaPickerKey, searchEmpresas } from '../../lib/pickers'
 import { resourceClient } from '../../lib/resource'
-import { useEmpresa } from '../../lib/use-empresa'
+import { useEmpresaId } from '../../lib/use-empresa'
 
 export const viviendasResource = resourceClient<Vivienda, ViviendaCreate>('viviendas')
 
@@ -19,8 +18,7 @@ const columns: Column<Vivienda>[] = [
  * deletes; ADMIN creates and modifies (DECISIONS P2: no delete); EMPLEADO views.
  */
 export function ViviendasPage() {
-  const empresa = useEmpresa()
-  const empresaId = empresa?.id ?? null
+  const empresaId = useEmpresaId()
   return (
     <CrudPage<Vivienda, ViviendaCreate>
       resource="viviendas"
@@ -49,17 +47,7 @@ export function ViviendasPage() {
       fields={(form, v) => (
         <>
           <TextField form={form} name="nombre" label="Dirección" autoFocus />
-          <RemoteComboboxField
-            form={form}
-            name="empresaId"
-            label="Empresa"
-            placeholder="Escribe para buscar una empresa"
-            queryKey={empresaPickerKey}
-            search={searchEmpresas}
-            current={
-              v ? { value: v.empresaId, label: v.empresa.nombre } : empresa ? { value: empresa.id, label: empresa.nombre } : null
-            }
-          />
+          <EmpresaField form={form} name="empresaId" current={v?.empresa} />
         </>
       )}
     />
