@@ -14,12 +14,18 @@ export function httpUrl(message: string) {
   return z.url({ protocol: /^https?$/, error: message }).max(2000, message)
 }
 
-/** Optional URL field: absent, null or '' mean "none" (the service stores null). */
+/**
+ * An optional text field: absent (a PATCH leaves it as it is), or null, '' or only spaces, which all mean
+ * "none" and come out as null; anything else must pass `schema`, whose own Spanish messages are the ones
+ * shown (a union would report only its own type error, so the empty forms are mapped before `schema` runs).
+ */
+export function optionalText<S extends z.ZodType<unknown, string>>(schema: S) {
+  return z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), schema.nullable()).optional()
+}
+
+/** Optional URL field: absent, null or '' mean "none" (null). */
 export function optionalUrl(message: string) {
-  return z
-    .union([z.literal(''), httpUrl(message)], { error: message })
-    .nullable()
-    .optional()
+  return optionalText(httpUrl(message))
 }
 
 /** A required positive integer id chosen in a select (SPEC §5: 'obligatoria' when missing, type error otherwise). */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { LETTERS, optionalUrl, requiredText } from './common'
 import { listQuerySchema } from './list'
+import { deletionBlockedMessage } from './ownership'
 
 /** SPEC §3 Company. */
 export const empresaSchema = z.object({
@@ -20,17 +21,19 @@ export const empresaMessages = {
 } as const
 
 /**
- * Issue 'faults' item 5: deleting a company never removes anything silently; while it still has homes,
- * contacts or calendar tasks it is refused, saying what it has.
+ * A company is never deleted while rows still point at it (homes, contacts, calendar tasks, or any table
+ * added later): the refusal says what it still has.
  */
 export function empresaConDatosMessage(counts: { viviendas: number; contactos: number; tareas: number }): string {
-  const parts = [
-    counts.viviendas ? `${counts.viviendas} ${counts.viviendas === 1 ? 'vivienda' : 'viviendas'}` : '',
-    counts.contactos ? `${counts.contactos} ${counts.contactos === 1 ? 'contacto' : 'contactos'}` : '',
-    counts.tareas ? `${counts.tareas} ${counts.tareas === 1 ? 'tarea del planing' : 'tareas del planing'}` : '',
-  ].filter(Boolean)
-  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} y ${parts.at(-1)}` : parts[0]
-  return `No se puede eliminar la empresa: todavía tiene ${list}. Elimínalos o trasládalos antes a otra empresa.`
+  return deletionBlockedMessage(
+    'la empresa',
+    [
+      { tabla: 'viviendas', n: counts.viviendas },
+      { tabla: 'contactos', n: counts.contactos },
+      { tabla: 'planing_tareas', n: counts.tareas },
+    ],
+    'otra empresa',
+  )
 }
 
 /** SPEC §5 Company (create and edit). */

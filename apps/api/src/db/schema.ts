@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  type AnyPgColumn,
   boolean,
   check,
   index,
@@ -21,6 +22,23 @@ import {
  * Searches use `f_unaccent(lower(...))` (an IMMUTABLE wrapper created by the first migration) with
  * trigram GIN indexes, so `q` is case- and accent-insensitive and indexed (DECISIONS A4).
  */
+/** The SQL (snake_case) name of a column declared in camelCase. */
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+/**
+ * DECISIONS A4: the one search definition of a table. Its searchable columns, folded to lower case without
+ * accents into one stored column (a missing part counts as ''); `searchIndex` puts the trigram index on it,
+ * and the list's `q` is matched against it (lib/resource.ts), so the index and the query cannot drift apart.
+ */
+function searchText(...columns: string[]) {
+  const parts = columns.map((c) => `coalesce(${snake(c)}, '')`).join(` || ' ' || `)
+  return text().generatedAlwaysAs(sql.raw(`f_unaccent(lower(${parts}))`))
+}
+
+/** The trigram index of a table's `busqueda` column (searchText). */
+const searchIndex = (table: string, column: AnyPgColumn) =>
+  index(`${table}_busqueda_trgm_idx`).using('gin', sql`${column} gin_trgm_ops`)
+
 const timestamps = {
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -32,9 +50,10 @@ export const empresas = pgTable(
     id: serial().primaryKey(),
     nombre: varchar({ length: 100 }).notNull(),
     logoUrl: text(),
+    busqueda: searchText('nombre'),
     ...timestamps,
   },
-  (t) => [index('empresas_nombre_sort_idx').on(sql`f_unaccent(lower(${t.nombre}))`)],
+  (t) => [index('empresas_nombre_sort_idx').on(sql`f_unaccent(lower(${t.nombre}))`), searchIndex('empresas', t.busqueda)],
 )
 
 export const viviendas = pgTable(
@@ -47,12 +66,13 @@ export const viviendas = pgTable(
       .references(() => empresas.id, { onDelete: 'restrict' }),
     /** Case- and accent-free sort key, stored so sorting never calls f_unaccent per row. */
     ordenNombre: text().generatedAlwaysAs(sql`f_unaccent(lower(nombre))`),
+    busqueda: searchText('nombre'),
     ...timestamps,
   },
   (t) => [
     index('viviendas_empresa_idx').on(t.empresaId),
     index('viviendas_orden_nombre_idx').on(t.ordenNombre, t.id),
-    index('viviendas_nombre_trgm_idx').using('gin', sql`f_unaccent(lower(${t.nombre})) gin_trgm_ops`),
+    searchIndex('viviendas', t.busqueda),
   ],
 )
 
@@ -71,7 +91,7 @@ export const usuarios = pgTable(
      * Normalised search text and sort keys, stored: the trigram index's recheck and the sorts read plain
      * text instead of calling f_unaccent for every matching row (README: Performance).
      */
-    busqueda: text().generatedAlwaysAs(sql`f_unaccent(lower(nombre || ' ' || apellidos || ' ' || nif))`),
+    busqueda: searchText('nombre', 'apellidos', 'nif'),
     ordenNombre: text().generatedAlwaysAs(sql`f_unaccent(lower(nombre))`),
     ordenApellidos: text().generatedAlwaysAs(sql`f_unaccent(lower(apellidos))`),
     ...timestamps,
@@ -81,7 +101,7 @@ export const usuarios = pgTable(
     index('usuarios_vivienda_idx').on(t.viviendaId),
     index('usuarios_orden_apellidos_idx').on(t.ordenApellidos, t.ordenNombre, t.id),
     index('usuarios_orden_nombre_idx').on(t.ordenNombre, t.ordenApellidos, t.id),
-    index('usuarios_busqueda_trgm_idx').using('gin', sql`${t.busqueda} gin_trgm_ops`),
+    searchIndex('usuarios', t.busqueda),
     check('usuarios_grado_check', sql`${t.gradoDependencia} in ('PVS', 'PEI')`),
   ],
 )
@@ -96,16 +116,11 @@ export const contactos = pgTable(
     telefono: varchar({ length: 20 }).notNull(),
     empresaId: integer()
       .notNull()
-      .references(() => empresas.id, { onDelete: 'cascade' }),
+      .references(() => empresas.id, { onDelete: 'restrict' }),
+    busqueda: searchText('nombreComercial', 'agente', 'correo', 'telefono'),
     ...timestamps,
   },
-  (t) => [
-    index('contactos_empresa_idx').on(t.empresaId),
-    index('contactos_search_trgm_idx').using(
-      'gin',
-      sql`f_unaccent(lower(${t.nombreComercial} || ' ' || ${t.agente} || ' ' || ${t.correo} || ' ' || ${t.telefono})) gin_trgm_ops`,
-    ),
-  ],
+  (t) => [index('contactos_empresa_idx').on(t.empresaId), searchIndex('contactos', t.busqueda)],
 )
 
 export const trabajadores = pgTable(
@@ -123,14 +138,12 @@ export const trabajadores = pgTable(
     /** DECISIONS S2: bumped on password change, deactivation; tokens carrying an older one are refused. */
     tokenVersion: integer().notNull().default(0),
     fotoUrl: text(),
+    busqueda: searchText('nombre', 'apellidos', 'email', 'nif'),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('trabajadores_email_unique').on(sql`lower(${t.email})`),
-    index('trabajadores_search_trgm_idx').using(
-      'gin',
-      sql`f_unaccent(lower(${t.nombre} || ' ' || ${t.apellidos} || ' ' || ${t.email} || ' ' || ${t.nif})) gin_trgm_ops`,
-    ),
+    searchIndex('trabajadores', t.busqueda),
     check('trabajadores_rol_check', sql`${t.rol} in ('SUPERADMIN', 'ADMIN', 'EMPLEADO')`),
   ],
 )
@@ -157,7 +170,7 @@ export const planingTareas = pgTable(
     descripcion: text().notNull(),
     notificable: boolean().notNull().default(false),
     /** DECISIONS D4: the company whose residents the task concerns. */
-    empresaId: integer().references(() => empresas.id, { onDelete: 'cascade' }),
+    empresaId: integer().references(() => empresas.id, { onDelete: 'restrict' }),
     creadorId: integer().references(() => trabajadores.id, { onDelete: 'set null' }),
     ...timestamps,
   },
@@ -186,7 +199,7 @@ export const tareasTrabajador = pgTable(
     fecha: timestamp({ withTimezone: true }).notNull(),
     prioridad: varchar({ length: 5 }).notNull().default('MEDIA'),
     completada: boolean().notNull().default(false),
-    viviendaId: integer().references(() => viviendas.id, { onDelete: 'set null' }),
+    viviendaId: integer().references(() => viviendas.id, { onDelete: 'restrict' }),
     trabajadorId: integer()
       .notNull()
       .references(() => trabajadores.id, { onDelete: 'cascade' }),
@@ -212,14 +225,15 @@ export const presupuestos = pgTable(
     archivoUrl: text(),
     viviendaId: integer()
       .notNull()
-      .references(() => viviendas.id, { onDelete: 'cascade' }),
+      .references(() => viviendas.id, { onDelete: 'restrict' }),
+    busqueda: searchText('descripcion'),
     ...timestamps,
   },
   (t) => [
     index('presupuestos_vivienda_idx').on(t.viviendaId),
     index('presupuestos_estado_idx').on(t.estado),
     index('presupuestos_fecha_idx').on(t.fechaPrevista),
-    index('presupuestos_descripcion_trgm_idx').using('gin', sql`f_unaccent(lower(${t.descripcion})) gin_trgm_ops`),
+    searchIndex('presupuestos', t.busqueda),
     check('presupuestos_precio_check', sql`${t.precio} > 0`),
     check('presupuestos_estado_check', sql`${t.estado} in ('PENDIENTE_APROBACION', 'APROBADO', 'REALIZADO')`),
   ],
@@ -236,6 +250,7 @@ export const documentosUsuario = pgTable(
     usuarioId: integer()
       .notNull()
       .references(() => usuarios.id, { onDelete: 'cascade' }),
+    busqueda: searchText('titulo'),
     ...timestamps,
   },
   (t) => [
@@ -245,7 +260,7 @@ export const documentosUsuario = pgTable(
     /** DECISIONS D3: the PIR document is found by its normalised title. */
     index('documentos_usuario_pir_idx').on(t.usuarioId, t.fecha).where(sql`upper(trim(${t.titulo})) = 'PIR'`),
     /** DECISIONS A4: `q` searches the título case- and accent-insensitively. */
-    index('documentos_usuario_titulo_trgm_idx').using('gin', sql`f_unaccent(lower(${t.titulo})) gin_trgm_ops`),
+    searchIndex('documentos_usuario', t.busqueda),
   ],
 )
 

@@ -1,5 +1,6 @@
 import { type Action, AppError, can, permissionMatrix, permissionMessages, type Resource } from '@vb/shared'
 import { type AnyColumn, and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import {
   cajaUsuario,
   contactos,
@@ -78,6 +79,8 @@ export function trabajadorIn(actor: Actor, column: AnyColumn | SQL): SQL | undef
 }
 
 export interface ResourceRule {
+  /** The resource's table (an integer `id` key): ids that name its records are checked against `visible`. */
+  table: PgTable & { id: PgColumn }
   /** Role × action (SPEC §6), the same table the UI reads to hide what the server refuses. */
   actions: Record<Action, readonly string[]>
   /** Rows of the resource's table this worker may see (and so act on); undefined: all. */
@@ -86,24 +89,42 @@ export interface ResourceRule {
 
 /** DECISIONS P1, resource by resource. */
 export const resourceRules: Record<Resource, ResourceRule> = {
-  empresas: { actions: permissionMatrix.empresas, visible: (a) => empresaIn(a, empresas.id) },
-  viviendas: { actions: permissionMatrix.viviendas, visible: (a) => empresaIn(a, viviendas.empresaId) },
+  empresas: { table: empresas, actions: permissionMatrix.empresas, visible: (a) => empresaIn(a, empresas.id) },
+  viviendas: { table: viviendas, actions: permissionMatrix.viviendas, visible: (a) => empresaIn(a, viviendas.empresaId) },
   // The same as usuarioIn(usuarios.id), written on the row's own column so the big list needs no self-join.
-  usuarios: { actions: permissionMatrix.usuarios, visible: (a) => viviendaIn(a, usuarios.viviendaId) },
-  contactos: { actions: permissionMatrix.contactos, visible: (a) => empresaIn(a, contactos.empresaId) },
-  trabajadores: { actions: permissionMatrix.trabajadores, visible: (a) => trabajadorIn(a, trabajadores.id) },
-  logs: { actions: permissionMatrix.logs, visible: (a) => trabajadorIn(a, logs.trabajadorId) },
-  'planing-tareas': { actions: permissionMatrix['planing-tareas'], visible: (a) => empresaIn(a, planingTareas.empresaId) },
+  usuarios: { table: usuarios, actions: permissionMatrix.usuarios, visible: (a) => viviendaIn(a, usuarios.viviendaId) },
+  contactos: { table: contactos, actions: permissionMatrix.contactos, visible: (a) => empresaIn(a, contactos.empresaId) },
+  trabajadores: {
+    table: trabajadores,
+    actions: permissionMatrix.trabajadores,
+    visible: (a) => trabajadorIn(a, trabajadores.id),
+  },
+  logs: { table: logs, actions: permissionMatrix.logs, visible: (a) => trabajadorIn(a, logs.trabajadorId) },
+  'planing-tareas': {
+    table: planingTareas,
+    actions: permissionMatrix['planing-tareas'],
+    visible: (a) => empresaIn(a, planingTareas.empresaId),
+  },
   'tareas-trabajador': {
+    table: tareasTrabajador,
     actions: permissionMatrix['tareas-trabajador'],
     visible: (a) => viviendaIn(a, tareasTrabajador.viviendaId),
   },
-  presupuestos: { actions: permissionMatrix.presupuestos, visible: (a) => viviendaIn(a, presupuestos.viviendaId) },
+  presupuestos: {
+    table: presupuestos,
+    actions: permissionMatrix.presupuestos,
+    visible: (a) => viviendaIn(a, presupuestos.viviendaId),
+  },
   'documentos-usuario': {
+    table: documentosUsuario,
     actions: permissionMatrix['documentos-usuario'],
     visible: (a) => usuarioIn(a, documentosUsuario.usuarioId),
   },
-  'caja-usuario': { actions: permissionMatrix['caja-usuario'], visible: (a) => usuarioIn(a, cajaUsuario.usuarioId) },
+  'caja-usuario': {
+    table: cajaUsuario,
+    actions: permissionMatrix['caja-usuario'],
+    visible: (a) => usuarioIn(a, cajaUsuario.usuarioId),
+  },
 }
 
 /** The role may perform the action at all (SPEC §6), or 403 with SPEC's message where it has one. */

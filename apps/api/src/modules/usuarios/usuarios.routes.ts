@@ -1,51 +1,19 @@
-import {
-  idParam,
-  usuarioCreateSchema,
-  usuarioFichaSchema,
-  usuarioListItemSchema,
-  usuarioListQuerySchema,
-  usuarioSchema,
-  usuarioUpdateSchema,
-} from '@vb/shared'
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { idParam, usuarioFichaSchema, usuarioSchema } from '@vb/shared'
 import { z } from 'zod'
-import { errorResponses as errors, registerCrud } from '../../lib/crud-routes'
+import { errorResponses as errors } from '../../lib/crud-routes'
 import { actorOf } from '../../plugins/auth'
 import { requirePermission } from '../../plugins/permissions'
-import {
-  createUsuario,
-  getUsuario,
-  getUsuarioPorNif,
-  linkVivienda,
-  listUsuarios,
-  removeUsuario,
-  unlinkVivienda,
-  updateUsuario,
-} from './usuarios.service'
+import { getUsuarioPorNif, linkVivienda, unlinkVivienda, usuariosResource } from './usuarios.service'
 
 const linkParamsSchema = z.object({ id: idParam, viviendaId: idParam })
 
-/** SPEC §7 usuarios: the uniform CRUD routes, role checks from SPEC §6 (shared `can`). */
-export const usuariosRoutes: FastifyPluginAsyncZod = async (app) => {
+/**
+ * SPEC §7 usuarios: the uniform CRUD routes, role checks from SPEC §6 (shared `can`), and the resident's own:
+ * the header of its records screens by NIF, and the link to its home.
+ */
+export const usuariosRoutes = usuariosResource.routes((app) => {
   const { deps } = app
   const tags = ['usuarios']
-  registerCrud(app, {
-    resource: 'usuarios',
-    schemas: {
-      entity: usuarioSchema,
-      listQuery: usuarioListQuerySchema,
-      create: usuarioCreateSchema,
-      update: usuarioUpdateSchema,
-      listItem: usuarioListItemSchema,
-    },
-    service: {
-      list: listUsuarios,
-      get: getUsuario,
-      create: createUsuario,
-      update: updateUsuario,
-      remove: removeUsuario,
-    },
-  })
 
   app.get(
     '/usuarios/nif/:nif',
@@ -92,4 +60,4 @@ export const usuariosRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => unlinkVivienda(deps, actorOf(request), request.params.id, request.params.viviendaId),
   )
-}
+})

@@ -4,21 +4,25 @@ import {
   normalizeNif,
   permissionMessages,
   type Usuario,
-  type UsuarioCreate,
   type UsuarioFicha,
   type UsuarioListItem,
   type UsuarioListQuery,
-  type UsuarioUpdate,
+  usuarioCreateSchema,
+  usuarioListItemSchema,
+  usuarioListQuerySchema,
   usuarioMessages,
   usuarioNifNoEncontrado,
+  usuarioSchema,
+  usuarioUpdateSchema,
 } from '@vb/shared'
 import { type AnyColumn, eq, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx, Tx } from '../../db/client'
-import { cajaUsuario, documentosUsuario, uploads, usuarios, viviendas } from '../../db/schema'
+import { uploads, usuarios, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import { type Actor, reachesEmpresa } from '../../lib/actor'
 import { likePattern, ordered } from '../../lib/paging'
-import { boundedTotal, lockRow, logChange, onUniqueViolation, pageWindow, where } from '../../lib/records'
+import { boundedTotal, lockRow, logChange, pageWindow, where } from '../../lib/records'
+import { defineResource } from '../../lib/resource'
 import { authorize, resourceRules, scopeFor } from '../../lib/scope'
 import { latestPirFecha, pirBadge, pirFrom, pirStatusOf } from '../pir/pir.service'
 import { discardFiles } from '../uploads/uploads.service'
@@ -231,107 +235,88 @@ async function lockUsuario(tx: Tx, actor: Actor, id: number, action: 'update' | 
   return { row, vivienda: await homeOf(tx, row.viviendaId) }
 }
 
-export async function getUsuario(deps: AppDeps, actor: Actor, id: number): Promise<Usuario> {
-  const [row] = await deps.db
-    .select()
-    .from(usuarios)
-    .where(where(eq(usuarios.id, id), scopeFor(actor, 'usuarios', 'list')))
-  if (!row) throw new AppError('NOT_FOUND', NOT_FOUND)
-  return toUsuario(row, await homeOf(deps.db, row.viviendaId))
-}
-
-/**
- * The home a resident is created in or moved to (body field `viviendaId`): it must exist (400 on the field)
- * and, for non-superadmins, belong to one of their companies (SPEC §6 and §8 give this refusal its own
- * 403 message, the one case where a foreign id is not a plain 404).
- */
-async function targetVivienda(db: DbOrTx, actor: Actor, viviendaId: number, forbidden: string): Promise<ViviendaRef> {
-  const vivienda = await findVivienda(db, viviendaId)
-  if (!vivienda) throw new AppError('VALIDATION_FAILED', undefined, { viviendaId: usuarioMessages.viviendaInvalida })
-  if (!reachesEmpresa(actor, vivienda.empresaId)) throw new AppError('FORBIDDEN', forbidden)
-  return vivienda
-}
-
-const nifConflict = () => new AppError('CONFLICT', usuarioMessages.nifDuplicado, { nif: usuarioMessages.nifDuplicado })
-
-/** DECISIONS D2: the NIF is unique; the unique index settles concurrent writers (one 201, then 409s). */
-const uniqueNif = <T>(work: () => Promise<T>) => onUniqueViolation(work, 'usuarios_nif_unique', nifConflict)
-
-/** '' (the form's empty option) is stored as null. */
-const orNull = <T extends string>(value: T | '' | null | undefined): T | null => (value ? value : null)
-
 const fullName = (row: Pick<Row, 'nombre' | 'apellidos'>) => `${row.nombre} ${row.apellidos}`
 
-export async function createUsuario(deps: AppDeps, actor: Actor, input: UsuarioCreate): Promise<Usuario> {
-  scopeFor(actor, 'usuarios', 'create')
-  return uniqueNif(() =>
-    deps.db.transaction(async (tx) => {
-      const vivienda = await targetVivienda(tx, actor, input.viviendaId, permissionMessages.crearUsuarioEnVivienda)
-      const [row] = await tx
-        .insert(usuarios)
-        .values({
-          nombre: input.nombre,
-          apellidos: input.apellidos,
-          nif: normalizeNif(input.nif),
-          gradoDependencia: orNull(input.gradoDependencia),
-          fotoUrl: orNull(input.fotoUrl),
-          viviendaId: vivienda.id,
-        })
-        .returning()
-      const created = toUsuario(row as Row, vivienda)
-      await logChange(tx, actor, {
-        accion: 'Crear usuario',
-        url: '/usuarios',
-        cambio: 'create',
-        descripcion: `Usuario creado: ${fullName(created)} (${created.nif}) en la vivienda ${vivienda.nombre}`,
-        vivienda,
-        usuarioId: created.id,
-        despues: created,
-      })
-      return created
-    }),
-  )
-}
-
-/** Edit; a new `viviendaId` moves the resident (its one home is replaced in the same statement). */
-export async function updateUsuario(deps: AppDeps, actor: Actor, id: number, input: UsuarioUpdate): Promise<Usuario> {
-  return uniqueNif(() =>
-    deps.db.transaction(async (tx) => {
-      const { row, vivienda } = await lockUsuario(tx, actor, id, 'update', permissionMessages.eliminarUsuario)
-      const moving = input.viviendaId !== undefined && input.viviendaId !== row.viviendaId
-      const target = moving
-        ? await targetVivienda(tx, actor, input.viviendaId as number, permissionMessages.moverUsuarioAVivienda)
-        : vivienda
-      const [updated] = await tx
-        .update(usuarios)
-        .set({
-          ...(input.nombre !== undefined ? { nombre: input.nombre } : {}),
-          ...(input.apellidos !== undefined ? { apellidos: input.apellidos } : {}),
-          ...(input.nif !== undefined ? { nif: normalizeNif(input.nif) } : {}),
-          ...(input.gradoDependencia !== undefined ? { gradoDependencia: orNull(input.gradoDependencia) } : {}),
-          ...(input.fotoUrl !== undefined ? { fotoUrl: orNull(input.fotoUrl) } : {}),
-          ...(moving ? { viviendaId: target?.id ?? null } : {}),
-          updatedAt: deps.clock.now(),
-        })
-        .where(eq(usuarios.id, id))
-        .returning()
-      const before = toUsuario(row, vivienda)
-      const after = toUsuario(updated as Row, target)
-      const moved = moving ? `; trasladado de ${vivienda?.nombre ?? usuarioMessages.sinVivienda} a ${target?.nombre}` : ''
-      await logChange(tx, actor, {
-        accion: 'Modificar usuario',
-        url: '/usuarios',
-        cambio: 'update',
-        descripcion: `Usuario modificado: ${fullName(after)} (${after.nif})${moved}`,
-        vivienda: target,
-        usuarioId: id,
-        antes: before,
-        despues: after,
-      })
-      return after
-    }),
-  )
-}
+/**
+ * SPEC §2.6, §6: residents. Every role creates, edits and deletes the residents of its companies' homes; the
+ * home of the body must be one of them (SPEC's own 403 messages otherwise). DECISIONS D2: the NIF is unique,
+ * and a deletion takes the resident's documents, cash movements and calendar links with it in one
+ * transaction, keeping them in the log entry (L3). The list, with its PIR badge, is its own (listUsuarios).
+ */
+export const usuariosResource = defineResource({
+  name: 'usuarios',
+  table: usuarios,
+  schemas: {
+    entity: usuarioSchema,
+    listQuery: usuarioListQuerySchema,
+    create: usuarioCreateSchema,
+    update: usuarioUpdateSchema,
+    listItem: usuarioListItemSchema,
+  },
+  read: (db: DbOrTx) =>
+    db
+      .select({ usuario: usuarios, vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId } })
+      .from(usuarios)
+      .leftJoin(viviendas, eq(viviendas.id, usuarios.viviendaId)),
+  toEntity: (r) => toUsuario(r.usuario, r.vivienda),
+  notFound: NOT_FOUND,
+  search: usuarios.busqueda,
+  sort: { apellidos: [usuarios.ordenApellidos, usuarios.ordenNombre] },
+  insert: (u) => ({
+    nombre: u.nombre,
+    apellidos: u.apellidos,
+    nif: u.nif,
+    // '' (the form's empty option) is stored as null.
+    gradoDependencia: u.gradoDependencia === '' ? null : u.gradoDependencia,
+    fotoUrl: u.fotoUrl,
+    viviendaId: u.viviendaId,
+  }),
+  references: {
+    viviendaId: {
+      resource: 'viviendas',
+      invalid: usuarioMessages.viviendaInvalida,
+      forbidden: { create: permissionMessages.crearUsuarioEnVivienda, update: permissionMessages.moverUsuarioAVivienda },
+    },
+  },
+  unique: { usuarios_nif_unique: { message: usuarioMessages.nifDuplicado, field: 'nif' } },
+  log: {
+    noun: 'usuario',
+    title: 'Usuario',
+    label: (u) => `${fullName(u)} (${u.nif})`,
+    moved: (a, b) =>
+      a.viviendas[0]?.id === b.viviendas[0]?.id
+        ? ''
+        : `; trasladado de ${a.viviendas[0]?.nombre ?? usuarioMessages.sinVivienda} a ${b.viviendas[0]?.nombre}`,
+    vivienda: (u) => u.viviendas[0],
+    usuarioId: (u) => u.id,
+    describe: {
+      create: (u) => `Usuario creado: ${fullName(u)} (${u.nif}) en la vivienda ${u.viviendas[0]?.nombre}`,
+      delete: (u, parts) =>
+        `Usuario eliminado: ${fullName(u)} (${u.nif}), con ${parts.documentos?.length ?? 0} documentos y ${parts.movimientosCaja?.length ?? 0} movimientos de caja`,
+    },
+  },
+  remove: {
+    parts: {
+      documentos_usuario: { as: 'documentos', keep: ['id', 'titulo', 'archivo_url', 'fecha'] },
+      caja_usuario: { as: 'movimientosCaja', keep: ['id', 'concepto', 'cantidad', 'fecha'] },
+      planing_tarea_usuarios: { as: 'tareasPlaning', keep: 'tarea_id' },
+    },
+  },
+  check: {
+    // Their uploaded files' rows go with them (foreign keys cascade); the files on disk after the commit.
+    remove: async ({ tx, row }) =>
+      (
+        await tx
+          .select({ id: uploads.id })
+          .from(uploads)
+          .where(
+            sql`${uploads.documentoId} in (select id from documentos_usuario where usuario_id = ${row.id}) or ${uploads.movimientoId} in (select id from caja_usuario where usuario_id = ${row.id})`,
+          )
+      ).map((f) => f.id),
+  },
+  afterRemove: (deps, files) => discardFiles(deps, files as string[]),
+  override: { list: listUsuarios },
+})
 
 /**
  * POST /usuarios/:id/viviendas/:viviendaId (SPEC §4, §7). One home at a time: linking moves the resident,
@@ -393,48 +378,4 @@ export async function unlinkVivienda(deps: AppDeps, actor: Actor, id: number, vi
     })
     return after
   })
-}
-
-/**
- * DECISIONS D2: the resident, its documents, cash movements and calendar links go in one transaction (the
- * foreign keys cascade). DECISIONS L3: the deleted documents and cash movements are kept in the log entry.
- * Of two concurrent deletes, the second waits on the lock and then finds nothing: one entry.
- */
-export async function removeUsuario(deps: AppDeps, actor: Actor, id: number): Promise<void> {
-  const files = await deps.db.transaction(async (tx) => {
-    const { row, vivienda } = await lockUsuario(tx, actor, id, 'delete', permissionMessages.eliminarUsuario)
-    const documentos = await tx
-      .select({
-        id: documentosUsuario.id,
-        titulo: documentosUsuario.titulo,
-        archivoUrl: documentosUsuario.archivoUrl,
-        fecha: documentosUsuario.fecha,
-      })
-      .from(documentosUsuario)
-      .where(eq(documentosUsuario.usuarioId, id))
-    const movimientos = await tx
-      .select({ id: cajaUsuario.id, concepto: cajaUsuario.concepto, cantidad: cajaUsuario.cantidad, fecha: cajaUsuario.fecha })
-      .from(cajaUsuario)
-      .where(eq(cajaUsuario.usuarioId, id))
-    // Their uploaded files' rows go with them (foreign keys cascade); the files on disk after the commit.
-    const files = await tx
-      .select({ id: uploads.id })
-      .from(uploads)
-      .where(
-        sql`${uploads.documentoId} in (select id from documentos_usuario where usuario_id = ${id}) or ${uploads.movimientoId} in (select id from caja_usuario where usuario_id = ${id})`,
-      )
-    await tx.delete(usuarios).where(eq(usuarios.id, id))
-    const before = toUsuario(row, vivienda)
-    await logChange(tx, actor, {
-      accion: 'Eliminar usuario',
-      url: '/usuarios',
-      cambio: 'delete',
-      descripcion: `Usuario eliminado: ${fullName(before)} (${before.nif}), con ${documentos.length} documentos y ${movimientos.length} movimientos de caja`,
-      vivienda,
-      usuarioId: id,
-      antes: { ...before, documentos, movimientosCaja: movimientos },
-    })
-    return files.map((f) => f.id)
-  })
-  await discardFiles(deps, files)
 }

@@ -1,0 +1,401 @@
+import { AppError, type Dependent, deletionBlockedMessage, type ListPage, type Resource } from '@vb/shared'
+import { type AnyColumn, eq, getTableName, type SQL, sql } from 'drizzle-orm'
+import type { PgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import type { z } from 'zod'
+import type { DbOrTx, Tx } from '../db/client'
+import type { AppDeps } from '../deps'
+import type { Actor } from './actor'
+import { type CrudService, registerCrud, type WriteContext } from './crud-routes'
+import { type PartInLog, releaseOrRefuse } from './ownership'
+import { likePattern, ordered, sortKey } from './paging'
+import {
+  checkVersion,
+  listPage,
+  lockRow,
+  logChange,
+  nextVersion,
+  notFound,
+  onUniqueViolation,
+  pageWindow,
+  where,
+} from './records'
+import { resourceRules, scopeFor } from './scope'
+
+/**
+ * A resource from its declarations (docs/adding-a-resource.md). One `defineResource` gives the five calls of
+ * the uniform CRUD contract (list, get, create, update, remove) and their routes, with the habits every write
+ * keeps built in:
+ *
+ * - the worker's scope (lib/scope.ts) inside every statement: another company's record is simply not found;
+ * - lists searched on the table's one search column, sorted case- and accent-insensitively, paged, with a
+ *   bounded total (DECISIONS D13);
+ * - writes in one transaction: the record's own row locked first (SELECT … FOR UPDATE), ids in the body
+ *   checked against what the worker reaches, only the fields sent written, the version checked where the
+ *   resource has one (409), unique violations answered with the resource's 409, and the log entry with the
+ *   values before and after and the home the change concerns (DECISIONS L1-L3);
+ * - deletions refused while other rows depend on the record, and its parts (ON DELETE CASCADE children) kept
+ *   in the log entry (lib/ownership.ts).
+ *
+ * A resource overrides only what is really its own (`override`), e.g. the residents list with its PIR badge.
+ */
+
+/** The list query fields every resource takes (shared listQuerySchema). */
+export interface BaseListQuery {
+  q?: string
+  sort?: string
+  order?: 'asc' | 'desc'
+  page: number
+  pageSize: number
+}
+
+type TableWithId = PgTable & { id: PgColumn; updatedAt: PgColumn }
+
+/** One sort of the list: a column (text is compared case- and accent-insensitively) or several. */
+export type SortBy = AnyColumn | SQL | ReadonlyArray<AnyColumn | SQL>
+
+/** An id in the body that names another resource's record (a contact's `empresaId`). */
+export interface Reference {
+  /** The resource named; its scope rule (lib/scope.ts) says which ids this worker may use. */
+  resource: Resource
+  /** 400 on the field when the id names nothing the worker reaches (or nothing at all). */
+  invalid: string
+  /**
+   * Where SPEC has its own refusal for a record that exists but is another company's (a resident's home),
+   * a 403 with that message instead of the 400, on create and on update.
+   */
+  forbidden?: { create: string; update: string }
+}
+
+/** What a change says in the activity log (DECISIONS L1). */
+export interface LogDeclaration<E> {
+  /** The noun of the action: 'contacto' gives 'Crear contacto', 'Modificar contacto', 'Eliminar contacto'. */
+  noun: string
+  /** The noun that starts the description, 'Contacto' ('Contacto creado: …'). */
+  title: string
+  /** The title is feminine: 'Vivienda creada'. */
+  feminine?: boolean
+  /** The record in a few words ('Suministros Norte, S.L.'). */
+  label: (e: E) => string
+  /** Said in brackets after the label on create and delete (the company of a home). */
+  context?: (e: E) => string | undefined
+  /** Said after the label on update when the change moved the record (' (trasladada de A a B)'). */
+  moved?: (before: E, after: E) => string
+  /** The screen (SPEC §7 logs: url); default `/<resource>`. */
+  url?: string
+  /** The home the change concerns (DECISIONS L1: never a fixed one). */
+  vivienda?: (e: E) => { id: number; nombre: string } | null | undefined
+  usuarioId?: (e: E) => number | null | undefined
+  /** Replaces the description of one kind of change (parts: the rows that went with a deleted record). */
+  describe?: {
+    create?: (e: E) => string
+    update?: (before: E, after: E) => string
+    delete?: (e: E, parts: Record<string, unknown[]>) => string
+  }
+}
+
+/** What the hooks of a write receive. */
+export interface WriteHookContext<Row> {
+  deps: AppDeps
+  actor: Actor
+  tx: Tx
+  /** The locked row (update and remove). */
+  row?: Row
+}
+
+/** The zod schemas of a resource (packages/shared): validation, serialisation and the OpenAPI document. */
+export interface ResourceSchemas {
+  entity: z.ZodType
+  listQuery: z.ZodType<BaseListQuery, unknown>
+  create: z.ZodType<Record<string, unknown>, unknown>
+  update: z.ZodType<Record<string, unknown>, unknown>
+  /** A list row's shape when it carries more than the entity (a badge). */
+  listItem?: z.ZodType
+}
+
+type ListItem<S> = S extends { listItem: infer Z } ? (Z extends z.ZodType ? z.output<Z> : never) : Out<S, 'entity'>
+
+type Out<S, K extends keyof ResourceSchemas> = S extends { [P in K]: infer Z }
+  ? Z extends z.ZodType
+    ? z.output<Z>
+    : never
+  : never
+
+/** A select statement (with its joins) whose rows are R; the helper adds WHERE, ORDER BY and the page. */
+export type Reader<R> = (db: DbOrTx) => Promise<R[]> & { $dynamic(): unknown }
+
+export interface ResourceDefinition<T extends TableWithId, S extends ResourceSchemas, R = T['$inferSelect']> {
+  /** The permission name, the API path (`/api/<name>`) and the web client's key (lib/resource.ts on the web). */
+  name: Resource
+  table: T
+  /** Validation, serialisation and the OpenAPI document of each route. */
+  schemas: S
+  /** The statement a record is read with, with what it shows of other tables (one join each). Default: the table. */
+  read?: Reader<R>
+  /** A row of `read` as the API shows it (the presenter). */
+  toEntity: (row: R, context: { deps: AppDeps; actor: Actor }) => Out<S, 'entity'>
+  /** 404's message. */
+  notFound: string
+  /** The table's stored search column (schema.ts `searchText`): `q` matches it. */
+  search?: AnyColumn
+  /** `sort` values and their keys; the first entry is the default, and its keys and the id break ties. */
+  sort: Record<string, SortBy>
+  /** The order when the query names none (default ascending). */
+  defaultOrder?: 'asc' | 'desc'
+  /** Filters of the list query besides q/sort/order/page: a condition on the table's own columns. */
+  filters?: {
+    [K in Exclude<keyof Out<S, 'listQuery'>, keyof BaseListQuery>]?: (
+      value: NonNullable<Out<S, 'listQuery'>[K]>,
+      actor: Actor,
+    ) => SQL | undefined
+  }
+  /** The columns of a new row, from the validated body only (a field the schema dropped is never stored). */
+  insert: (input: Out<S, 'create'>) => T['$inferInsert']
+  /** The columns a PATCH writes (default: `insert` of the body); fields not sent are left as they are. */
+  patch?: (input: Out<S, 'update'>) => Partial<T['$inferInsert']>
+  /** Ids in the body that name records of other resources, checked against the worker's scope. */
+  references?: { [K in keyof Out<S, 'create'>]?: Reference }
+  /** A unique index that settles a race (one 201, then 409s): its name, message and field. */
+  unique?: Record<string, { message: string; field?: string }>
+  /** The message of a stale edit (If-Match, or `updatedAt` in the body, older than the row): 409. */
+  versioned?: string
+  log: LogDeclaration<Out<S, 'entity'>>
+  /** Deletions: how the record is named in a refusal, where dependents could go, and how parts are logged. */
+  remove?: {
+    /** 'la empresa'; default: the log title with an article. */
+    record?: string
+    moveTo?: string
+    /** A refusal of its own (SPEC's, where it has one); undefined falls back to the general one. */
+    blocked?: (dependents: Dependent[]) => string | undefined
+    parts?: Record<string, PartInLog>
+  }
+  /** Checks of the resource's own (after the row is locked, before writing): throw an AppError to refuse. */
+  check?: {
+    create?: (input: Out<S, 'create'>, context: WriteHookContext<T['$inferSelect']>) => Promise<void> | void
+    update?: (
+      input: Out<S, 'update'>,
+      context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect'] },
+    ) => Promise<void> | void
+    remove?: (context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect'] }) => Promise<unknown> | unknown
+  }
+  /** Work after the commit, with what `check.remove` returned (files to delete from disk). */
+  afterRemove?: (deps: AppDeps, prepared: unknown) => Promise<void>
+  /** Calls that are really the resource's own. */
+  override?: Partial<CrudService<Out<S, 'entity'>, Out<S, 'listQuery'>, Out<S, 'create'>, Out<S, 'update'>, ListItem<S>>>
+  /** OpenAPI descriptions per route. */
+  docs?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'remove', string>>
+}
+
+/** A text column not already stored normalised is compared case- and accent-insensitively (DECISIONS A4). */
+function orderKey(key: AnyColumn | SQL): AnyColumn | SQL {
+  const column = key as unknown as { dataType?: string; generated?: unknown }
+  if (column.dataType === 'string' && !column.generated) return sortKey(key)
+  return key
+}
+
+const asList = (by: SortBy): Array<AnyColumn | SQL> => (Array.isArray(by) ? [...by] : [by as AnyColumn | SQL])
+
+/** 'creado' / 'creada' … */
+const participle = (verb: 'cread' | 'modificad' | 'eliminad', feminine?: boolean) => `${verb}${feminine ? 'a' : 'o'}`
+
+/** The Fastify instance a plugin receives, typed by the zod schemas of its routes. */
+type ZodApp = Parameters<FastifyPluginAsyncZod>[0]
+
+/** The resource's service and its routes. */
+export interface DefinedResource<E, Q, C, U, L> {
+  service: CrudService<E, Q, C, U, L>
+  /** The uniform routes; `extra` registers the resource's own beside them. */
+  routes(extra?: (app: ZodApp) => void | Promise<void>): FastifyPluginAsyncZod
+}
+
+export function defineResource<T extends TableWithId, S extends ResourceSchemas, R = T['$inferSelect']>(
+  def: ResourceDefinition<T, S, R>,
+): DefinedResource<Out<S, 'entity'>, Out<S, 'listQuery'>, Out<S, 'create'>, Out<S, 'update'>, ListItem<S>> {
+  type E = Out<S, 'entity'>
+  type Q = Out<S, 'listQuery'>
+  type C = Out<S, 'create'>
+  type U = Out<S, 'update'>
+  type L = ListItem<S>
+  const { name, table, log } = def
+  const tableName = getTableName(table)
+  const read = (db: DbOrTx) => ((def.read ? def.read(db) : db.select().from(table as PgTable)) as unknown as PgSelect).$dynamic()
+  const present = (deps: AppDeps, actor: Actor) => (row: unknown) => def.toEntity(row as R, { deps, actor })
+  const sortFields = Object.keys(def.sort)
+  const defaultSort = sortFields[0] as string
+
+  /** The record as the API shows it, read by id (no scope: the caller has already checked or locked it). */
+  const readOne = async (deps: AppDeps, actor: Actor, db: DbOrTx, id: number, scope?: SQL): Promise<E> => {
+    const [row] = await read(db).where(where(eq(table.id, id), scope))
+    if (!row) throw notFound(def.notFound)
+    return present(deps, actor)(row)
+  }
+
+  /** The ids of the body that name other records: each one must be a record the worker reaches. */
+  const checkReferences = async (tx: Tx, actor: Actor, input: Record<string, unknown>, mode: 'create' | 'update') => {
+    for (const [field, ref] of Object.entries(def.references ?? {}) as Array<[string, Reference]>) {
+      const id = input[field]
+      if (typeof id !== 'number') continue
+      const rule = resourceRules[ref.resource]
+      const parent = rule.table
+      const [found] = await tx
+        .select({
+          id: parent.id,
+          visible: ref.forbidden ? sql<boolean>`${rule.visible(actor) ?? sql`true`}` : sql<boolean>`true`,
+        })
+        .from(parent)
+        .where(where(eq(parent.id, id), ref.forbidden ? undefined : rule.visible(actor)))
+      if (!found) throw new AppError('VALIDATION_FAILED', undefined, { [field]: ref.invalid })
+      if (ref.forbidden && !found.visible) throw new AppError('FORBIDDEN', ref.forbidden[mode])
+    }
+  }
+
+  const unique = <R>(work: () => Promise<R>): Promise<R> =>
+    Object.entries(def.unique ?? {}).reduce<() => Promise<R>>(
+      (inner, [constraint, { message, field }]) =>
+        () =>
+          onUniqueViolation(inner, constraint, () => new AppError('CONFLICT', message, field ? { [field]: message } : undefined)),
+      work,
+    )()
+
+  const url = log.url ?? `/${name}`
+  const withContext = (e: E) => {
+    const context = log.context?.(e)
+    return context ? `${log.label(e)} (${context})` : log.label(e)
+  }
+  const concerns = (e: E) => ({ vivienda: log.vivienda?.(e) ?? null, usuarioId: log.usuarioId?.(e) ?? null })
+
+  const service: CrudService<E, Q, C, U, L> = {
+    async list(deps, actor, query) {
+      const filters = Object.entries(def.filters ?? {}) as Array<[string, (value: unknown, actor: Actor) => SQL | undefined]>
+      const condition = where(
+        scopeFor(actor, name, 'list'),
+        ...filters.map(([field, filter]) => {
+          const value = (query as Record<string, unknown>)[field]
+          return value === undefined || value === null ? undefined : filter(value, actor)
+        }),
+        query.q && def.search ? sql`${def.search} like ${likePattern(query.q)}` : undefined,
+      )
+      const keys = [
+        ...asList(def.sort[query.sort ?? defaultSort] ?? def.sort[defaultSort] ?? []),
+        ...asList(def.sort[defaultSort] ?? []),
+      ]
+      const unique_ = keys.filter((k, i) => keys.indexOf(k) === i)
+      const { limit, offset } = pageWindow(query)
+      const rows = read(deps.db)
+        .where(condition)
+        .orderBy(...[...unique_.map(orderKey), table.id].map((k) => ordered(k, query.order ?? def.defaultOrder)))
+        .limit(limit)
+        .offset(offset)
+      return listPage(
+        deps.db,
+        rows.then((r: unknown[]) => r.map(present(deps, actor)) as unknown as L[]),
+        { from: table, where: condition, cache: Boolean(query.q) },
+      )
+    },
+
+    async get(deps, actor, id) {
+      return readOne(deps, actor, deps.db, id, scopeFor(actor, name, 'list'))
+    },
+
+    async create(deps, actor, input) {
+      scopeFor(actor, name, 'create')
+      return unique(() =>
+        deps.db.transaction(async (tx) => {
+          await checkReferences(tx, actor, input, 'create')
+          await def.check?.create?.(input, { deps, actor, tx })
+          const [inserted] = await tx
+            .insert(table as PgTable)
+            .values(def.insert(input))
+            .returning({ id: table.id })
+          const created = await readOne(deps, actor, tx, (inserted as { id: number }).id)
+          await logChange(tx, actor, {
+            accion: `Crear ${log.noun}`,
+            url,
+            cambio: 'create',
+            descripcion:
+              log.describe?.create?.(created) ?? `${log.title} ${participle('cread', log.feminine)}: ${withContext(created)}`,
+            ...concerns(created),
+            despues: created,
+          })
+          return created
+        }),
+      )
+    },
+
+    async update(deps, actor, id, input, context: WriteContext) {
+      const scope = scopeFor(actor, name, 'update')
+      return unique(() =>
+        deps.db.transaction(async (tx) => {
+          const row = await lockRow(tx, table, id, scope, def.notFound)
+          if (def.versioned)
+            checkVersion(row.updatedAt as Date, [context.ifMatch, input.updatedAt as string | undefined], def.versioned)
+          const before = await readOne(deps, actor, tx, id)
+          // Ids that did not change are not checked again: the record keeps what it had.
+          const changedRefs = Object.fromEntries(
+            Object.entries(input).filter(([k, v]) => k in (def.references ?? {}) && v !== (row as Record<string, unknown>)[k]),
+          )
+          await checkReferences(tx, actor, changedRefs, 'update')
+          await def.check?.update?.(input, { deps, actor, tx, row })
+          const changes = Object.fromEntries(
+            Object.entries((def.patch ?? def.insert)(input as never) as Record<string, unknown>).filter(
+              ([, v]) => v !== undefined,
+            ),
+          )
+          await tx
+            .update(table as PgTable)
+            .set({ ...changes, updatedAt: nextVersion(deps.clock, row.updatedAt as Date) })
+            .where(eq(table.id, id))
+          const after = await readOne(deps, actor, tx, id)
+          await logChange(tx, actor, {
+            accion: `Modificar ${log.noun}`,
+            url,
+            cambio: 'update',
+            descripcion:
+              log.describe?.update?.(before, after) ??
+              `${log.title} ${participle('modificad', log.feminine)}: ${log.label(after)}${log.moved?.(before, after) ?? ''}`,
+            ...concerns(after),
+            antes: before,
+            despues: after,
+          })
+          return after
+        }),
+      )
+    },
+
+    async remove(deps, actor, id) {
+      const scope = scopeFor(actor, name, 'delete')
+      const prepared = await deps.db.transaction(async (tx) => {
+        const row = await lockRow(tx, table, id, scope, def.notFound)
+        const before = await readOne(deps, actor, tx, id)
+        const prepared = await def.check?.remove?.({ deps, actor, tx, row })
+        const record = def.remove?.record ?? `${log.feminine ? 'la' : 'el'} ${log.title.toLowerCase()}`
+        const parts = await releaseOrRefuse(tx, tableName, id, {
+          parts: def.remove?.parts,
+          blocked: (d) => def.remove?.blocked?.(d) ?? deletionBlockedMessage(record, d, def.remove?.moveTo),
+        })
+        await tx.delete(table as PgTable).where(eq(table.id, id))
+        await logChange(tx, actor, {
+          accion: `Eliminar ${log.noun}`,
+          url,
+          cambio: 'delete',
+          descripcion:
+            log.describe?.delete?.(before, parts) ??
+            `${log.title} ${participle('eliminad', log.feminine)}: ${withContext(before)}`,
+          ...concerns(before),
+          antes: Object.keys(parts).length ? { ...(before as object), ...parts } : before,
+        })
+        return prepared
+      })
+      await def.afterRemove?.(deps, prepared)
+    },
+    ...def.override,
+  }
+
+  return {
+    service,
+    routes: (extra) => async (app) => {
+      registerCrud(app, { resource: name, schemas: def.schemas, service, docs: def.docs })
+      await extra?.(app)
+    },
+  }
+}
