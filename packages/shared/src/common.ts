@@ -20,7 +20,13 @@ export function httpUrl(message: string) {
  * shown (a union would report only its own type error, so the empty forms are mapped before `schema` runs).
  */
 export function optionalText<S extends z.ZodType<unknown, string>>(schema: S) {
-  return z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), schema.nullable()).optional()
+  // A form holds a text or nothing: that is the field's input type (the OpenAPI document and zodResolver's).
+  return z
+    .preprocess(
+      (value: string | null) => (typeof value === 'string' && value.trim() === '' ? null : value),
+      schema.nullable(),
+    )
+    .optional()
 }
 
 /** Optional URL field: absent, null or '' mean "none" (null). */
