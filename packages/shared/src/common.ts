@@ -22,10 +22,7 @@ export function httpUrl(message: string) {
 export function optionalText<S extends z.ZodType<unknown, string>>(schema: S) {
   // A form holds a text or nothing: that is the field's input type (the OpenAPI document and zodResolver's).
   return z
-    .preprocess(
-      (value: string | null) => (typeof value === 'string' && value.trim() === '' ? null : value),
-      schema.nullable(),
-    )
+    .preprocess((value: string | null) => (typeof value === 'string' && value.trim() === '' ? null : value), schema.nullable())
     .optional()
 }
 

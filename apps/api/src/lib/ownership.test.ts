@@ -46,7 +46,9 @@ describe('a table added by a migration', () => {
 
   it('with ON DELETE CASCADE is a part: it goes with its parent and its rows are kept in the log entry', async () => {
     const e = await makeEmpresa(t.db, { nombre: 'Empresa Con Notas' })
-    await t.db.execute(sql`insert into notas_empresa_prueba (texto, empresa_id) values ('Primera', ${e.id}), ('Segunda', ${e.id})`)
+    await t.db.execute(
+      sql`insert into notas_empresa_prueba (texto, empresa_id) values ('Primera', ${e.id}), ('Segunda', ${e.id})`,
+    )
     expect((await borrar(e.id)).statusCode).toBe(204)
     expect(await existe(e.id)).toBe(false)
     const left = await t.db.execute(sql`select count(*)::int as n from notas_empresa_prueba where empresa_id = ${e.id}`)

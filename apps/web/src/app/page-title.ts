@@ -1,32 +1,15 @@
+import { screenList } from './screens'
+
 /**
  * DECISIONS D14: the page title is the screen's Spanish name with its accents (SPEC §2.2 named it after the
  * first path segment; that rule remains for paths not listed here). The default is 'Inicio'.
  */
-const TITLES: Record<string, string> = {
-  inicio: 'Inicio',
-  empresas: 'Empresas',
-  viviendas: 'Viviendas',
-  usuarios: 'Usuarios',
-  contactos: 'Contactos',
-  documentacion: 'Documentación',
-  caja: 'Caja',
-  informes: 'Informes',
-  planing: 'Planing',
-  configuracion: 'Configuración',
-  trabajadores: 'Trabajadores',
-  logs: 'Logs',
-  tareas: 'Tareas',
-  presupuestos: 'Presupuestos',
-  integraciones: 'Integraciones',
-  'ficha-trabajador': 'Ficha del trabajador',
-  configuracionUsuario: 'Configuración de usuario',
-  'cambiar-password': 'Cambiar contraseña',
-  'cambiar-password-con-actual': 'Cambiar contraseña',
-  'recuperar-contraseña': 'Recuperar contraseña',
-}
+const TITLES: Record<string, string> = Object.fromEntries(
+  screenList.map((s) => [s.path.split('/')[1] ?? '', s.title] as const).filter(([segment]) => segment !== ''),
+)
 
 export function pageTitle(pathname: string): string {
-  const first = pathname.split('/').find((s) => s !== '')
+  const first = pathname.split('/').find((part) => part !== '')
   if (!first) return 'Inicio'
   let segment = first
   try {

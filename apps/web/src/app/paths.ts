@@ -1,24 +1,10 @@
-/** SPEC §2.1: the Spanish URLs. */
+import { type ScreenId, screens } from './screens'
+
+/** SPEC §2.1: the Spanish URLs, from the screens' declarations (screens.ts). */
 export const paths = {
-  login: '/',
-  cambiarPassword: '/cambiar-password',
-  cambiarPasswordConActual: '/cambiar-password-con-actual',
-  recuperar: '/recuperar-contraseña',
-  inicio: '/inicio',
-  empresas: '/empresas',
-  viviendas: '/viviendas',
-  usuarios: '/usuarios',
-  contactos: '/contactos',
+  ...(Object.fromEntries(Object.entries(screens).map(([id, s]) => [id, s.path])) as {
+    [K in ScreenId]: (typeof screens)[K]['path']
+  }),
   documentacion: (nif: string) => `/documentacion/${encodeURIComponent(nif.toUpperCase())}`,
   caja: (nif: string) => `/caja/${encodeURIComponent(nif.toUpperCase())}`,
-  informes: '/informes',
-  planing: '/planing',
-  configuracion: '/configuracion',
-  trabajadores: '/trabajadores',
-  logs: '/logs',
-  tareas: '/tareas',
-  presupuestos: '/presupuestos',
-  integraciones: '/integraciones',
-  fichaTrabajador: '/ficha-trabajador',
-  configuracionUsuario: '/configuracionUsuario',
-} as const
+}

@@ -32,18 +32,30 @@ export function resourceClient<T extends { id: number }, C, U = Partial<C>>(name
   }
 }
 
+/** Resource → the resources whose screens show its records (a home's name in the residents list). */
+const shownIn = new Map<string, Set<string>>()
+
+/**
+ * Declares that the lists of `resource` show records of `shows` (app/screens.ts does it for every screen),
+ * so a change to one of those refreshes them.
+ */
+export function registerShownIn(resource: string, shows: readonly string[]): void {
+  for (const shown of shows) shownIn.set(shown, new Set([...(shownIn.get(shown) ?? []), resource]))
+}
+
+/** The query keys a change to `resource` makes stale: its own and those of the screens that show it. */
+export function staleAfterChange(resource: string): QueryKey[] {
+  return [[resource], ...[...(shownIn.get(resource) ?? [])].map((name) => [name])]
+}
+
 /**
  * Create, update and remove of a resource as TanStack mutations. On success they refresh the resource's
- * own queries and those of the resources that show it (`alsoShownIn`: a home's name in the residents
- * list, a company's logo in the contacts list).
+ * own queries and those of the resources that show it (a company's logo in the contacts list).
  */
-export function useResourceMutations<T extends { id: number }, C, U>(
-  client: ResourceClient<T, C, U>,
-  alsoShownIn: readonly QueryKey[] = [],
-) {
+export function useResourceMutations<T extends { id: number }, C, U>(client: ResourceClient<T, C, U>) {
   const queryClient = useQueryClient()
   const refresh = async () => {
-    await Promise.all([client.key, ...alsoShownIn].map((queryKey) => queryClient.invalidateQueries({ queryKey })))
+    await Promise.all(staleAfterChange(client.name).map((queryKey) => queryClient.invalidateQueries({ queryKey })))
   }
   const create = useMutation({ mutationFn: (body: C) => client.create(body), onSuccess: refresh })
   const update = useMutation({

@@ -1,4 +1,4 @@
-import { type QueryKey, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { can, type Resource } from '@vb/shared'
 import { type ReactNode, useState } from 'react'
 import { Button, Card } from 'react-bootstrap'
@@ -60,8 +60,6 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues> 
   /** The role matrix entry (SPEC §6): what the role may do decides which buttons show. */
   resource: Resource
   client: ResourceClient<T, I, Partial<I>>
-  /** Lists of other resources that show this one (refreshed after a change). */
-  alsoShownIn?: readonly QueryKey[]
   /** Filters of the list besides q/sort/page (e.g. the company chosen in the top bar). */
   filters?: ListQuery
   columns: Column<T>[]
@@ -111,7 +109,7 @@ export function CrudPage<T extends { id: number }, I extends FieldValues>(props:
   const toast = useToast()
   const editing = useModalState<T | null>()
   const deleting = useModalState<T>()
-  const { create, update, remove } = useResourceMutations(client, props.alsoShownIn)
+  const { create, update, remove } = useResourceMutations(client)
   const queryClient = useQueryClient()
   const [preset, setPreset] = useState<Partial<I> | null>(null)
   const record = editing.data

@@ -124,8 +124,6 @@ function Documentos({ ficha }: { ficha: UsuarioFicha }) {
     <CrudPage<Documento, DocumentoCreate>
       resource="documentos-usuario"
       client={documentosResource}
-      // The PIR card and the residents list's badge come from the resident: a change to a document refreshes them.
-      alsoShownIn={[['usuarios']]}
       filters={{ usuarioId: ficha.id }}
       listFilters={[{ key: 'fecha', label: 'Fecha', type: 'date' }]}
       columns={columns}

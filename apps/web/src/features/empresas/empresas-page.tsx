@@ -24,8 +24,6 @@ export function EmpresasPage() {
     <CrudPage<Empresa, EmpresaCreate>
       resource="empresas"
       client={empresasResource}
-      // A company's name and logo also show in the homes and contacts lists and in the top bar.
-      alsoShownIn={[['viviendas'], ['contactos']]}
       columns={columns}
       rowLabel={(e) => e.nombre}
       defaultSort={{ sort: 'nombre', order: 'asc' }}

@@ -23,8 +23,6 @@ export function ViviendasPage() {
     <CrudPage<Vivienda, ViviendaCreate>
       resource="viviendas"
       client={viviendasResource}
-      // A home's name shows in the residents list and its pickers.
-      alsoShownIn={[['usuarios']]}
       filters={{ empresaId }}
       columns={columns}
       rowLabel={(v) => v.nombre}
