@@ -17,6 +17,7 @@ import { createNotificaciones } from './modules/notificaciones/notificaciones.se
 import { buildTestApp, freshDatabase, TEST_PASSWORD, type TestApp, type TestWorker } from './test/build-test-app'
 import { withDatabase } from './test/databases'
 import { makeEmpresa, makeNif, makeUsuario, makeVivienda } from './test/factories'
+import { testScenario } from './test/scenario'
 import { DatabaseProxy } from './test/tcp-proxy'
 
 /**
@@ -27,16 +28,14 @@ const dbs = inject('testDatabases')
 const UNAVAILABLE = 'El servicio no está disponible en este momento. Inténtalo de nuevo en unos minutos.'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-let t: TestApp
-let superadmin: TestWorker
-let empresa: Awaited<ReturnType<typeof makeEmpresa>>
-beforeAll(async () => {
-  t = await buildTestApp()
-  empresa = await makeEmpresa(t.db, { nombre: 'Empresa Fallos' })
-  superadmin = await t.worker('SUPERADMIN', [empresa.id])
-})
-afterAll(async () => {
-  await t.close()
+const {
+  t,
+  empresaA: empresa,
+  superadmin,
+} = await testScenario({
+  empresaA: { nombre: 'Empresa Fallos' },
+  empresaB: false,
+  workers: { superadmin: { rol: 'SUPERADMIN', of: ['A'] } },
 })
 
 /** An SSE reader over a real socket: collects the events' names. */

@@ -53,11 +53,14 @@ export interface TestWorker {
 
 let counter = 0
 
+/** What buildTestApp takes: the app's options, a clock, and a database to use instead of a fresh copy. */
+export type TestAppOptions = Partial<AppOptions> & { clock?: Clock; database?: Database }
+
 /**
  * The app on a fresh database (or on `database`, e.g. one reached through a DatabaseProxy), with a
  * mailer that keeps what it sends and a helper to make workers with tokens.
  */
-export async function buildTestApp(options: Partial<AppOptions> & { clock?: Clock; database?: Database } = {}): Promise<TestApp> {
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { database: given, ...appOptions } = options
   // Tests arrange data straight in SQL (factories), which no write request announces: searched totals are
   // counted every time here, except in lib/count-cache.test.ts, which turns the cache on to test it.

@@ -1,19 +1,14 @@
 import { LOGIN_FAILED_MESSAGE } from '@vb/shared'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../app'
 import { intentosLogin, logs, trabajadores } from '../../db/schema'
 import { emailKey } from '../../lib/login-attempts'
-import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../test/build-test-app'
+import { buildTestApp, TEST_PASSWORD } from '../../test/build-test-app'
 import { makeEmpresa } from '../../test/factories'
+import { testApp } from '../../test/scenario'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(async () => {
-  await t.close()
-})
+const t = await testApp()
 
 const login = (email: string, password: string, ip = '10.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/auth/trabajadores/login', payload: { email, password }, remoteAddress: ip })

@@ -1,22 +1,16 @@
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../app'
 import type { notificaciones } from '../../db/schema'
-import { buildTestApp, TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { testApp } from '../../test/scenario'
 import { createNotificaciones } from './notificaciones.service'
 
 /** DECISIONS D9: new notifications pushed at once over Server-Sent Events, through LISTEN/NOTIFY. */
 
-let t: TestApp
-let base: string
-beforeAll(async () => {
-  t = await buildTestApp()
-  await t.app.listen({ port: 0, host: '127.0.0.1' })
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
-})
-afterAll(async () => {
-  await t.close()
-})
+const t = await testApp()
+await t.app.listen({ port: 0, host: '127.0.0.1' })
+const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
 
 const nueva = (trabajadorId: number, titulo = 'Nueva tarea asignada'): typeof notificaciones.$inferInsert => ({
   titulo,
