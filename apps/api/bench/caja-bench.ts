@@ -20,44 +20,18 @@
 import { lastFullMonth, nifCheckLetter } from '@vb/shared'
 import { sql } from 'drizzle-orm'
 import type { Db } from '../src/db/client'
-import {
-  autocannon,
-  benchArgs,
-  captureSql,
-  companyIds,
-  ENGINE_NAMES,
-  ENGINE_OPTIONS,
-  type Engine,
-  insertWorkers,
-  LOAD_OPTIONS,
-  login,
-  machineLine,
-  markdownTable,
-  ms,
-  numberOption,
-  parseEngines,
-  pgCeiling,
-  rowsOf,
-  runBench,
-  sequential,
-  settle,
-  stats,
-  withEngine,
-  yesNo,
-} from './harness'
+import * as bench from './harness'
 
-const args = benchArgs('npm run bench:caja -- --engine embedded|pg|both --duration 10 --connections 10 --requests 300 [--keep]', {
-  ...ENGINE_OPTIONS,
-  ...LOAD_OPTIONS,
-  movements: { type: 'string', default: '1000000', help: 'cash movements to seed in all' },
-  mine: { type: 'string', default: '20000', help: `the measured resident's movements (more than 500: the last full month's)` },
-})
-const ENGINES = parseEngines(args.engine)
-const DURATION = numberOption(args, 'duration')
-const CONNECTIONS = numberOption(args, 'connections')
-const SEQUENTIAL = numberOption(args, 'requests')
-const MOVEMENTS = numberOption(args, 'movements')
-const MINE = numberOption(args, 'mine')
+const cli = bench.loadCommandLine(
+  'npm run bench:caja -- --engine embedded|pg|both --duration 10 --connections 10 --requests 300 [--keep]',
+  {
+    movements: { type: 'string', default: '1000000', help: 'cash movements to seed in all' },
+    mine: { type: 'string', default: '20000', help: `the measured resident's movements (more than 500: the last full month's)` },
+  },
+)
+const { args, engines: ENGINES, load: LOAD } = cli
+const MOVEMENTS = bench.numberOption(args, 'movements')
+const MINE = bench.numberOption(args, 'mine')
 const IN_MONTH = 500
 const RESIDENTS = 2000
 const HOMES = 60
@@ -80,7 +54,7 @@ async function seed(db: Db): Promise<{ nif: string; admin: string }> {
       from generate_series(1, ${RESIDENTS}) g cross join lateral (select 30000000 + g * 97 as n) nif, (select min(id) min_id from viviendas) v`),
   )
   // The measured resident: the first one, in a home of the first company (g = ${HOMES} lands on min_id).
-  const [target] = await rowsOf(db, sql`select u.id, u.nif from usuarios u order by u.id limit 1 offset ${HOMES - 1}`)
+  const [target] = await bench.rowsOf(db, sql`select u.id, u.nif from usuarios u order by u.id limit 1 offset ${HOMES - 1}`)
   const targetId = Number(target?.id)
   const month = lastFullMonth(new Date())
   const others = MOVEMENTS - MINE
@@ -105,8 +79,8 @@ async function seed(db: Db): Promise<{ nif: string; admin: string }> {
     select 'Compra del mes número ' || g, ${amount('g')}, (timestamp '${month.desde} 08:00' + (g * 80 || ' minutes')::interval) at time zone 'Europe/Madrid', ${targetId}
       from generate_series(1, ${IN_MONTH}) g`),
   )
-  const empresaIds = await companyIds(db)
-  await insertWorkers(db, [
+  const empresaIds = await bench.companyIds(db)
+  await bench.insertWorkers(db, [
     {
       email: 'bench-caja-admin@demo.es',
       rol: 'ADMIN',
@@ -120,14 +94,14 @@ async function seed(db: Db): Promise<{ nif: string; admin: string }> {
   return { nif: String(target?.nif), admin: 'bench-caja-admin@demo.es' }
 }
 
-async function benchEngine(engine: Engine): Promise<string[]> {
-  console.log(`\n######## ${ENGINE_NAMES[engine]} ########`)
-  return withEngine(engine, { keep: args.keep, pool: 10 }, async (session) => {
+async function benchEngine(engine: bench.Engine): Promise<string[]> {
+  console.log(`\n######## ${bench.ENGINE_NAMES[engine]} ########`)
+  return bench.withEngine(engine, { keep: args.keep, pool: 10 }, async (session) => {
     const { db } = session
-    const out: string[] = [`### ${ENGINE_NAMES[engine]}`, '', `- ${session.describe}`]
+    const out: string[] = [`### ${bench.ENGINE_NAMES[engine]}`, '', `- ${session.describe}`]
     const t0 = performance.now()
     const { nif, admin } = await seed(db)
-    const [size] = await rowsOf(
+    const [size] = await bench.rowsOf(
       db,
       sql`select pg_database_size(current_database()) as b, (select count(*) from caja_usuario) as n`,
     )
@@ -135,9 +109,9 @@ async function benchEngine(engine: Engine): Promise<string[]> {
       `- seeded ${RESIDENTS} residents, ${Number(size?.n).toLocaleString('en')} movements (${MINE.toLocaleString('en')} of the measured resident, ${IN_MONTH} in the last full month) in ${((performance.now() - t0) / 1000).toFixed(1)} s with VACUUM ANALYZE; database ${Math.round(Number(size?.b) / 1048576)} MB`,
     )
     console.log(out.slice(2).join('\n'))
-    const capture = captureSql(db)
+    const capture = bench.captureSql(db)
     const { base } = await session.startApp()
-    const token = await login(base, admin)
+    const token = await bench.login(base, admin)
     const path = `/api/caja-usuario?nif=${nif}&page=1&pageSize=10`
     const url = base + path
 
@@ -154,16 +128,14 @@ async function benchEngine(engine: Engine): Promise<string[]> {
       for (const line of await capture.explain(ledger)) console.log(`  ${line}`)
     }
 
-    process.stdout.write(`\n${SEQUENTIAL} sequential requests… `)
-    const seq = await sequential(url, token, SEQUENTIAL)
-    console.log(`p95 ${ms(seq.p95)} ms`)
-    process.stdout.write(`autocannon ${CONNECTIONS} connections × ${DURATION} s… `)
-    const viaApp = await autocannon(url, token, { connections: CONNECTIONS, duration: DURATION })
-    console.log(`${Math.round(viaApp.rps)} req/s`)
-    await settle(1500)
-    process.stdout.write(`the same ${statements.length} statements straight through pg, ${CONNECTIONS} loops × ${DURATION} s… `)
-    const viaPg = await pgCeiling(session.target, statements, { connections: CONNECTIONS, duration: DURATION, warmUp: true })
-    console.log(`${Math.round(viaPg.rps)} req/s`)
+    console.log()
+    const measured = await bench.measureUrl(
+      url,
+      token,
+      { target: session.target, statements, warmUp: true, settleMs: 1500 },
+      LOAD,
+    )
+    const { seq, app: viaApp, pg: viaPg } = measured
     const ratio = viaApp.rps / viaPg.rps
 
     process.stdout.write('statement PDF of the last full month, 20 times… ')
@@ -176,16 +148,16 @@ async function benchEngine(engine: Engine): Promise<string[]> {
       if (res.status !== 200) throw new Error(`extracto answered ${res.status}`)
       // The first one also loads the fonts: reported apart.
       if (i > 0) pdfTimes.push(performance.now() - t)
-      else out.push(`- first statement PDF (fonts loaded): ${ms(performance.now() - t)} ms`)
+      else out.push(`- first statement PDF (fonts loaded): ${bench.ms(performance.now() - t)} ms`)
       pdfBytes = buf.byteLength
     }
-    const pdf = stats(pdfTimes)
-    console.log(`p95 ${ms(pdf.p95)} ms`)
+    const pdf = bench.stats(pdfTimes)
+    console.log(`p95 ${bench.ms(pdf.p95)} ms`)
 
     const loadErrors = viaApp.non2xx || viaApp.errors ? `, ${viaApp.non2xx} non-2xx, ${viaApp.errors} errors` : ''
     out.push(
       '',
-      markdownTable(
+      bench.markdownTable(
         [
           ['measure', 'left'],
           ['result', 'right'],
@@ -195,28 +167,28 @@ async function benchEngine(engine: Engine): Promise<string[]> {
         [
           [
             'first page, 1 user, p50 / p95 / p99',
-            `${ms(seq.p50)} / **${ms(seq.p95)}** / ${ms(seq.p99)} ms`,
+            `${bench.ms(seq.p50)} / **${bench.ms(seq.p95)}** / ${bench.ms(seq.p99)} ms`,
             `p95 < ${TARGET_P95_MS} ms`,
-            yesNo(seq.p95 < TARGET_P95_MS),
+            bench.yesNo(seq.p95 < TARGET_P95_MS),
           ],
           [
-            `first page, ${CONNECTIONS} connections (autocannon)`,
-            `**${Math.round(viaApp.rps)} req/s**, p50 / p95 / p99 ${ms(viaApp.p50)} / ${ms(viaApp.p95)} / ${ms(viaApp.p99)} ms${loadErrors}`,
+            `first page, ${LOAD.connections} connections (autocannon)`,
+            `**${Math.round(viaApp.rps)} req/s**, p50 / p95 / p99 ${bench.ms(viaApp.p50)} / ${bench.ms(viaApp.p95)} / ${bench.ms(viaApp.p99)} ms${loadErrors}`,
             '',
             '',
           ],
           [
-            `same statements straight through pg, ${CONNECTIONS} loops`,
-            `${Math.round(viaPg.rps)} req/s, p50 / p95 ${ms(viaPg.p50)} / ${ms(viaPg.p95)} ms`,
+            `same statements straight through pg, ${LOAD.connections} loops`,
+            `${Math.round(viaPg.rps)} req/s, p50 / p95 ${bench.ms(viaPg.p50)} / ${bench.ms(viaPg.p95)} ms`,
             '',
             '',
           ],
-          ['ratio app / pg', `**${ratio.toFixed(2)}**`, `≥ ${TARGET_RATIO}`, yesNo(ratio >= TARGET_RATIO)],
+          ['ratio app / pg', `**${ratio.toFixed(2)}**`, `≥ ${TARGET_RATIO}`, bench.yesNo(ratio >= TARGET_RATIO)],
           [
             `statement PDF, ${IN_MONTH} movements (${Math.round(pdfBytes / 1024)} KB), p50 / p95 / max`,
-            `${ms(pdf.p50)} / **${ms(pdf.p95)}** / ${ms(pdf.max)} ms`,
+            `${bench.ms(pdf.p50)} / **${bench.ms(pdf.p95)}** / ${bench.ms(pdf.max)} ms`,
             `< ${TARGET_PDF_MS} ms`,
-            yesNo(pdf.max < TARGET_PDF_MS),
+            bench.yesNo(pdf.max < TARGET_PDF_MS),
           ],
         ],
       ),
@@ -225,8 +197,8 @@ async function benchEngine(engine: Engine): Promise<string[]> {
   })
 }
 
-runBench(async () => {
-  console.log(machineLine())
+bench.runBench(async () => {
+  console.log(bench.machineLine())
   const results: string[][] = []
   for (const engine of ENGINES) results.push(await benchEngine(engine))
   console.log('\n================ Results ================\n')

@@ -48,7 +48,7 @@ export const LOAD_OPTIONS = {
  * Parses the command line (unknown options are an error) and answers `--help` with the usage line and
  * every option's default, so a run never starts on a misspelt option.
  */
-export function benchArgs<O extends Record<string, BenchOption>>(usage: string, options: O): BenchValues<O> {
+export function commandLine<O extends Record<string, BenchOption>>(usage: string, options: O): BenchValues<O> {
   const config: NonNullable<ParseArgsConfig['options']> = { help: { type: 'boolean', short: 'h', default: false } }
   for (const [name, { help: _help, ...option }] of Object.entries(options)) config[name] = option
   let values: Record<string, unknown>
@@ -63,6 +63,15 @@ export function benchArgs<O extends Record<string, BenchOption>>(usage: string, 
     process.exit(0)
   }
   return values as BenchValues<O>
+}
+
+/**
+ * The command line of a benchmark that loads URLs on each engine: ENGINE_OPTIONS, LOAD_OPTIONS and its own
+ * `options`, with the engines and the load read from them.
+ */
+export function loadCommandLine<O extends Record<string, BenchOption>>(usage: string, options: O) {
+  const args = commandLine(usage, { ...ENGINE_OPTIONS, ...LOAD_OPTIONS, ...options })
+  return { args, engines: parseEngines(String(args.engine)), load: loadOf(args) }
 }
 
 function helpText(usage: string, options: Record<string, BenchOption>): string {
@@ -401,6 +410,45 @@ export async function pgCeiling(
 
 /** Lets requests a load run left in flight finish before the next measurement starts. */
 export const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** How hard one URL is loaded: LOAD_OPTIONS as numbers. */
+export interface Load {
+  duration: number
+  connections: number
+  requests: number
+}
+
+export function loadOf(values: Record<string, unknown>): Load {
+  return {
+    duration: numberOption(values, 'duration'),
+    connections: numberOption(values, 'connections'),
+    requests: numberOption(values, 'requests'),
+  }
+}
+
+/**
+ * The three measures of one URL, saying how each went as it goes: one user's sequential requests, autocannon
+ * at `load.connections`, and, once the requests autocannon left in flight have finished (`settleMs`), the
+ * statements one request sent replayed through `pg` at the same concurrency.
+ */
+export async function measureUrl(
+  url: string,
+  token: string,
+  ceiling: { target: ConnectionTarget; statements: Captured[]; warmUp?: boolean; settleMs: number },
+  load: Load,
+): Promise<{ seq: Stats; app: LoadResult; pg: Stats & { rps: number } }> {
+  const { connections, duration } = load
+  process.stdout.write(`${load.requests} sequential requests… `)
+  const seq = await sequential(url, token, load.requests)
+  process.stdout.write(`p95 ${ms(seq.p95)} ms; autocannon ${connections} connections × ${duration} s… `)
+  const app = await autocannon(url, token, { connections, duration })
+  process.stdout.write(`${Math.round(app.rps)} req/s, p95 ${ms(app.p95)} ms; `)
+  await settle(ceiling.settleMs)
+  process.stdout.write(`the same ${ceiling.statements.length} statements through pg, ${connections} loops × ${duration} s… `)
+  const pg = await pgCeiling(ceiling.target, ceiling.statements, { connections, duration, warmUp: ceiling.warmUp })
+  console.log(`${Math.round(pg.rps)} req/s, ratio ${(app.rps / pg.rps).toFixed(2)}`)
+  return { seq, app, pg }
+}
 
 // ---------------------------------------------------------------- printing
 

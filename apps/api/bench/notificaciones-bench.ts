@@ -12,47 +12,38 @@
  *   npm run bench:notificaciones -- --engine embedded|pg|both --workers 250 --streams 1000 --rounds 300
  */
 import { createNotificaciones } from '../src/modules/notificaciones/notificaciones.service'
-import {
-  benchArgs,
-  ENGINE_OPTIONS,
-  type Engine,
-  insertWorkers,
-  markdownTable,
-  ms,
-  numberOption,
-  parseEngines,
-  pct,
-  runBench,
-  withEngine,
-} from './harness'
+import * as bench from './harness'
 
-const args = benchArgs('npm run bench:notificaciones -- --engine embedded|pg|both --workers 250 --streams 1000 --rounds 300', {
-  engine: ENGINE_OPTIONS.engine,
-  workers: { type: 'string', default: '250', help: 'workers the streams belong to' },
-  streams: { type: 'string', default: '1000', help: 'open streams, spread evenly over the workers' },
-  rounds: { type: 'string', default: '300', help: 'notifications created one at a time, each timed' },
-})
-const ENGINES = parseEngines(args.engine)
-const WORKERS = numberOption(args, 'workers')
-const STREAMS = numberOption(args, 'streams')
-const ROUNDS = numberOption(args, 'rounds')
+const args = bench.commandLine(
+  'npm run bench:notificaciones -- --engine embedded|pg|both --workers 250 --streams 1000 --rounds 300',
+  {
+    engine: bench.ENGINE_OPTIONS.engine,
+    workers: { type: 'string', default: '250', help: 'workers the streams belong to' },
+    streams: { type: 'string', default: '1000', help: 'open streams, spread evenly over the workers' },
+    rounds: { type: 'string', default: '300', help: 'notifications created one at a time, each timed' },
+  },
+)
+const ENGINES = bench.parseEngines(args.engine)
+const WORKERS = bench.numberOption(args, 'workers')
+const STREAMS = bench.numberOption(args, 'streams')
+const ROUNDS = bench.numberOption(args, 'rounds')
 
 interface Result {
-  engine: Engine
+  engine: bench.Engine
   describe: string
   openSeconds: number
   latencies: number[]
   rssMb: number
 }
 
-function benchEngine(engine: Engine): Promise<Result> {
-  return withEngine(engine, { keep: false, pool: 10 }, async (session) => {
+function benchEngine(engine: bench.Engine): Promise<Result> {
+  return bench.withEngine(engine, { keep: false, pool: 10 }, async (session) => {
     const { db } = session
     const controller = new AbortController()
     const { app, base } = await session.startApp()
     try {
       // Workers that never log in: their tokens are signed here, so no password hash is needed.
-      const rows = await insertWorkers(
+      const rows = await bench.insertWorkers(
         db,
         Array.from({ length: WORKERS }, (_, i) => ({
           email: `bench${i}@bench.es`,
@@ -148,7 +139,7 @@ function notification(trabajadorId: number) {
   return { titulo: 'Nueva tarea asignada', descripcion: 'Benchmark', tipo: 'TAREA', trabajadorId, fechaNotificacion: new Date() }
 }
 
-runBench(async () => {
+bench.runBench(async () => {
   console.log(`${WORKERS} workers, ${STREAMS} open streams (${(STREAMS / WORKERS).toFixed(1)} per worker), ${ROUNDS} rounds`)
   const results: Result[] = []
   for (const engine of ENGINES) {
@@ -160,7 +151,7 @@ runBench(async () => {
   }
   console.log('\ncommit → event on every stream of the worker (ms)')
   console.log(
-    markdownTable(
+    bench.markdownTable(
       [
         ['engine', 'left'],
         ['p50', 'left'],
@@ -170,10 +161,10 @@ runBench(async () => {
       ],
       results.map(({ engine, latencies: l }) => [
         engine,
-        ms(pct(l, 50)),
-        ms(pct(l, 95)),
-        ms(pct(l, 99)),
-        ms(l[l.length - 1] ?? 0),
+        bench.ms(bench.pct(l, 50)),
+        bench.ms(bench.pct(l, 95)),
+        bench.ms(bench.pct(l, 99)),
+        bench.ms(l[l.length - 1] ?? 0),
       ]),
     ),
   )

@@ -14,12 +14,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renam
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freePort, ROOT } from '../src/test/server-process'
-import { benchArgs, login, markdownTable, numberOption, runBench, yesNo } from './harness'
+import * as bench from './harness'
 
-const args = benchArgs('npm run bench:start [-- --requests 600]', {
+const args = bench.commandLine('npm run bench:start [-- --requests 600]', {
   requests: { type: 'string', default: '600', help: 'list requests on the demo data before the memory is read' },
 })
-const REQUESTS = numberOption(args, 'requests')
+const REQUESTS = bench.numberOption(args, 'requests')
 const BUDGET = { firstStartS: 20, restartS: 5, rssMb: 250 }
 
 interface Started {
@@ -101,7 +101,7 @@ function postgresMemoryMb(dataDir: string): { processes: number; pssMb: number; 
   return { processes, pssMb: pss / 1024, rssMb: rss / 1024 }
 }
 
-runBench(async () => {
+bench.runBench(async () => {
   const dist = [path.join(ROOT, 'apps/web/dist'), path.join(ROOT, 'apps/api/dist')]
   const aside = dist.map((d) => `${d}.bench-aside`)
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vb-start-bench-'))
@@ -113,7 +113,7 @@ runBench(async () => {
     const second = await npmStart(dataDir)
     console.log(`Restart (built, cluster exists): ${second.seconds.toFixed(1)} s`)
 
-    const token = await login(second.base, 'superadmin@demo.es')
+    const token = await bench.login(second.base, 'superadmin@demo.es')
     const urls = [
       '/api/usuarios',
       '/api/usuarios?q=a',
@@ -154,9 +154,9 @@ runBench(async () => {
       ['within', 'center'],
     ] as const
     console.log(
-      `\n${markdownTable(
+      `\n${bench.markdownTable(
         columns,
-        rows.map(([what, value, budget, ok]) => [what, value, budget, yesNo(ok)]),
+        rows.map(([what, value, budget, ok]) => [what, value, budget, bench.yesNo(ok)]),
       )}`,
     )
   } finally {

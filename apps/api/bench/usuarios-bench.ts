@@ -16,40 +16,11 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../src/db/client'
 import { setCountCacheTtl } from '../src/lib/count-cache'
-import {
-  autocannon,
-  benchArgs,
-  captureSql,
-  companyIds,
-  ENGINE_NAMES,
-  ENGINE_OPTIONS,
-  type Engine,
-  insertWorkers,
-  LOAD_OPTIONS,
-  type LoadResult,
-  login,
-  machineLine,
-  markdownTable,
-  mb,
-  ms,
-  numberOption,
-  parseEngines,
-  pgCeiling,
-  rowsOf,
-  runBench,
-  type Stats,
-  sequential,
-  settle,
-  sqlArray,
-  withEngine,
-  yesNo,
-} from './harness'
+import * as bench from './harness'
 
-const args = benchArgs(
+const cli = bench.loadCommandLine(
   'npm run bench -- --engine embedded|pg|both --duration 10 --connections 10 --requests 300 --explain main|all|none [--keep]',
   {
-    ...ENGINE_OPTIONS,
-    ...LOAD_OPTIONS,
     explain: {
       type: 'string',
       default: 'main',
@@ -64,13 +35,10 @@ const args = benchArgs(
     'no-count-cache': { type: 'boolean', default: false, help: 'count every searched total (the count cache off)' },
   },
 )
+const { args, engines: ENGINES, load: LOAD } = cli
 if (args['no-count-cache']) setCountCacheTtl(0)
-const ENGINES = parseEngines(args.engine)
-const DURATION = numberOption(args, 'duration')
-const CONNECTIONS = numberOption(args, 'connections')
-const SEQUENTIAL = numberOption(args, 'requests')
-const RESIDENTS = numberOption(args, 'residents')
-const HOMES = numberOption(args, 'homes')
+const RESIDENTS = bench.numberOption(args, 'residents')
+const HOMES = bench.numberOption(args, 'homes')
 const COMPANIES = 3
 const TARGET_P95_MS = 50
 
@@ -130,7 +98,7 @@ async function seed(db: Db): Promise<{ superadmin: string; admin: string }> {
   await db.execute(
     sql.raw(`
     insert into viviendas (nombre, empresa_id)
-    select (${sqlArray(VIAS)})[1 + h % ${VIAS.length}] || ' ' || (${sqlArray(CALLES)})[1 + (h * 7) % ${CALLES.length}]
+    select (${bench.sqlArray(VIAS)})[1 + h % ${VIAS.length}] || ' ' || (${bench.sqlArray(CALLES)})[1 + (h * 7) % ${CALLES.length}]
              || ', ' || (1 + h % 150) || ' (' || h || ')',
            e.ids[1 + h % ${COMPANIES}]
     from generate_series(1, ${HOMES}) h,
@@ -141,9 +109,9 @@ async function seed(db: Db): Promise<{ superadmin: string; admin: string }> {
   await db.execute(
     sql.raw(`
     insert into usuarios (nombre, apellidos, nif, grado_dependencia, vivienda_id)
-    select (${sqlArray(NOMBRES)})[1 + (g * 7) % ${NOMBRES.length}],
-           (${sqlArray(APELLIDOS)})[1 + g % ${APELLIDOS.length}] || ' ' ||
-             (${sqlArray(APELLIDOS)})[1 + (g * 31 + g / ${APELLIDOS.length}) % ${APELLIDOS.length}],
+    select (${bench.sqlArray(NOMBRES)})[1 + (g * 7) % ${NOMBRES.length}],
+           (${bench.sqlArray(APELLIDOS)})[1 + g % ${APELLIDOS.length}] || ' ' ||
+             (${bench.sqlArray(APELLIDOS)})[1 + (g * 31 + g / ${APELLIDOS.length}) % ${APELLIDOS.length}],
            n::text || substr('TRWAGMYFPDXBNJZSQVHLCKE', (n % 23)::int + 1, 1),
            (array['PVS', 'PEI', null])[1 + g % 3],
            v.min_id + g % ${HOMES}
@@ -151,8 +119,8 @@ async function seed(db: Db): Promise<{ superadmin: string; admin: string }> {
          cross join lateral (select 10000000 + g * 73 as n) nif,
          (select min(id) min_id from viviendas) v`),
   )
-  const empresaIds = await companyIds(db)
-  await insertWorkers(db, [
+  const empresaIds = await bench.companyIds(db)
+  await bench.insertWorkers(db, [
     { email: 'bench-superadmin@demo.es', rol: 'SUPERADMIN', apellidos: 'Superadmin', nif: '00000001R', empresaIds },
     { email: 'bench-admin@demo.es', rol: 'ADMIN', apellidos: 'Admin', nif: '00000002W', empresaIds: empresaIds.slice(0, 2) },
   ])
@@ -166,8 +134,8 @@ interface Row {
   label: string
   status: number
   total: string
-  seq?: Stats
-  load?: LoadResult
+  seq?: bench.Stats
+  load?: bench.LoadResult
   /** The same SQL statements the app sent for one request, replayed straight through `pg`: the ceiling. */
   raw?: { rps: number; p95: number }
 }
@@ -178,25 +146,25 @@ function table(rows: Row[]): string {
     const ratio = r.raw ? r.load.rps / r.raw.rps : Number.NaN
     const ok = r.seq.p95 < TARGET_P95_MS && r.load.p95 < TARGET_P95_MS && ratio >= 0.5
     const errs = r.load.non2xx || r.load.errors ? ` (${r.load.non2xx} non-2xx, ${r.load.errors} errors)` : ''
-    const raw = r.raw ? `${Math.round(r.raw.rps)}, ${ms(r.raw.p95)} ms` : '-'
+    const raw = r.raw ? `${Math.round(r.raw.rps)}, ${bench.ms(r.raw.p95)} ms` : '-'
     return [
       r.label,
       r.total,
-      `${ms(r.seq.p50)} / ${ms(r.seq.p95)} / ${ms(r.seq.p99)}`,
+      `${bench.ms(r.seq.p50)} / ${bench.ms(r.seq.p95)} / ${bench.ms(r.seq.p99)}`,
       `${Math.round(r.load.rps)}${errs}`,
-      `${ms(r.load.p50)} / ${ms(r.load.p95)} / ${ms(r.load.p99)}`,
+      `${bench.ms(r.load.p50)} / ${bench.ms(r.load.p95)} / ${bench.ms(r.load.p99)}`,
       raw,
       ratio.toFixed(2),
-      yesNo(ok),
+      bench.yesNo(ok),
     ]
   })
-  return markdownTable(
+  return bench.markdownTable(
     [
       ['URL', 'left'],
       ['matches', 'right'],
       ['1 user p50 / p95 / p99 (ms)', 'right'],
-      [`${CONNECTIONS} conns req/s`, 'right'],
-      [`${CONNECTIONS} conns p50 / p95 / p99 (ms)`, 'right'],
+      [`${LOAD.connections} conns req/s`, 'right'],
+      [`${LOAD.connections} conns p50 / p95 / p99 (ms)`, 'right'],
       ['same SQL through pg: req/s, p95', 'right'],
       ['app / pg', 'right'],
       [`p95 < ${TARGET_P95_MS} ms and ≥ 0.5`, 'center'],
@@ -205,25 +173,27 @@ function table(rows: Row[]): string {
   )
 }
 
-async function benchEngine(engine: Engine): Promise<{ engine: Engine; describe: string; rows: Row[]; notes: string[] }> {
-  console.log(`\n######## ${ENGINE_NAMES[engine]} ########`)
-  return withEngine(engine, { keep: args.keep, pool: 10 }, async (session) => {
+async function benchEngine(
+  engine: bench.Engine,
+): Promise<{ engine: bench.Engine; describe: string; rows: Row[]; notes: string[] }> {
+  console.log(`\n######## ${bench.ENGINE_NAMES[engine]} ########`)
+  return bench.withEngine(engine, { keep: args.keep, pool: 10 }, async (session) => {
     const { db } = session
     const notes: string[] = [session.describe]
     const t0 = performance.now()
     const accounts = await seed(db)
     const seedSeconds = (performance.now() - t0) / 1000
-    const [{ bytes: size } = {}] = await rowsOf(db, sql`select pg_database_size(current_database()) as bytes`)
+    const [{ bytes: size } = {}] = await bench.rowsOf(db, sql`select pg_database_size(current_database()) as bytes`)
     notes.push(
-      `seeded ${COMPANIES} companies, ${HOMES} homes, ${RESIDENTS} residents in ${seedSeconds.toFixed(1)} s (with ANALYZE); database size ${mb(Number(size))}`,
+      `seeded ${COMPANIES} companies, ${HOMES} homes, ${RESIDENTS} residents in ${seedSeconds.toFixed(1)} s (with ANALYZE); database size ${bench.mb(Number(size))}`,
     )
     console.log(notes.join('\n'))
 
-    const capture = captureSql(db)
+    const capture = bench.captureSql(db)
     const { base } = await session.startApp()
     const tokens: Record<Role, string> = {
-      SUPERADMIN: await login(base, accounts.superadmin),
-      ADMIN: await login(base, accounts.admin),
+      SUPERADMIN: await bench.login(base, accounts.superadmin),
+      ADMIN: await bench.login(base, accounts.admin),
     }
 
     const rows: Row[] = []
@@ -245,31 +215,29 @@ async function benchEngine(engine: Engine): Promise<{ engine: Engine; describe: 
         for (const c of probe.statements) {
           console.log(`\n${c.text}\n  params: ${JSON.stringify(c.params)}`)
           for (const line of await capture.explain(c)) console.log(`  ${line}`)
-          console.log(`  => without EXPLAIN: ${ms(await capture.time(c))} ms (median of 5)`)
+          console.log(`  => without EXPLAIN: ${bench.ms(await capture.time(c))} ms (median of 5)`)
         }
       }
-      process.stdout.write(`\n${s.label}: ${SEQUENTIAL} sequential requests… `)
-      row.seq = await sequential(url, tokens[s.role], SEQUENTIAL)
-      process.stdout.write(`p95 ${ms(row.seq.p95)} ms; autocannon ${CONNECTIONS} connections × ${DURATION} s… `)
-      row.load = await autocannon(url, tokens[s.role], { connections: CONNECTIONS, duration: DURATION })
-      process.stdout.write(`${Math.round(row.load.rps)} req/s, p95 ${ms(row.load.p95)} ms; the same SQL through pg… `)
+      process.stdout.write(`\n${s.label}: `)
       // Requests autocannon left in flight finish before the ceiling runs and the next URL is probed.
-      await settle(2000)
-      row.raw = await pgCeiling(session.target, probe.statements, { connections: CONNECTIONS, duration: DURATION })
-      console.log(
-        `${Math.round(row.raw.rps)} req/s (${probe.statements.length} statements), ratio ${(row.load.rps / row.raw.rps).toFixed(2)}`,
+      const measured = await bench.measureUrl(
+        url,
+        tokens[s.role],
+        { target: session.target, statements: probe.statements, settleMs: 2000 },
+        LOAD,
       )
+      Object.assign(row, { seq: measured.seq, load: measured.app, raw: measured.pg })
     }
     const rss = process.memoryUsage().rss
-    notes.push(`benchmark process RSS at the end: ${mb(rss)} (the PostgreSQL server runs in its own processes)`)
+    notes.push(`benchmark process RSS at the end: ${bench.mb(rss)} (the PostgreSQL server runs in its own processes)`)
     return { engine, describe: session.describe, rows, notes }
   })
 }
 
-runBench(async () => {
-  console.log(machineLine())
+bench.runBench(async () => {
+  console.log(bench.machineLine())
   console.log(
-    `Sequential: ${SEQUENTIAL} requests after 20 warm-up ones, one at a time. Load: autocannon, ${CONNECTIONS} connections for ${DURATION} s, in a worker thread.`,
+    `Sequential: ${LOAD.requests} requests after 20 warm-up ones, one at a time. Load: autocannon, ${LOAD.connections} connections for ${LOAD.duration} s, in a worker thread.`,
   )
   const results = []
   for (const engine of ENGINES) results.push(await benchEngine(engine))
@@ -280,7 +248,7 @@ runBench(async () => {
       : 'count cache: on, as shipped (searched totals kept up to 5 s, dropped by any write; the ceiling replays the first, uncached request)',
   )
   for (const r of results) {
-    console.log(`\n### ${ENGINE_NAMES[r.engine]}\n`)
+    console.log(`\n### ${bench.ENGINE_NAMES[r.engine]}\n`)
     for (const n of r.notes) console.log(`- ${n}`)
     console.log(`\n${table(r.rows)}`)
   }
@@ -291,11 +259,11 @@ runBench(async () => {
       const other = external.rows.find((o) => o.label === row.label)
       if (!row.load || !other?.load) return []
       const ratio = row.load.rps / other.load.rps
-      return [[row.label, Math.round(row.load.rps), Math.round(other.load.rps), ratio.toFixed(2), yesNo(ratio >= 0.8)]]
+      return [[row.label, Math.round(row.load.rps), Math.round(other.load.rps), ratio.toFixed(2), bench.yesNo(ratio >= 0.8)]]
     })
     console.log('\n### Embedded against external, same run\n')
     console.log(
-      markdownTable(
+      bench.markdownTable(
         [
           ['URL', 'left'],
           ['embedded req/s', 'right'],

@@ -28,15 +28,12 @@ const dbs = inject('testDatabases')
 const UNAVAILABLE = 'El servicio no está disponible en este momento. Inténtalo de nuevo en unos minutos.'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-const {
-  t,
-  empresaA: empresa,
-  superadmin,
-} = await testScenario({
+const scenario = await testScenario({
   empresaA: { nombre: 'Empresa Fallos' },
   empresaB: false,
   workers: { superadmin: { rol: 'SUPERADMIN', of: ['A'] } },
 })
+const { t, empresaA: empresa, superadmin } = scenario
 
 /** An SSE reader over a real socket: collects the events' names. */
 async function openStream(base: string, token: string) {

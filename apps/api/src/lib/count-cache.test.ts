@@ -6,19 +6,15 @@ import { setCountCacheTtl } from './count-cache'
 
 /** Issue 8 item 5: a searched list's bounded total is counted once per few seconds, and never outlives a write. */
 
-const {
-  t,
-  viviendaA: { id: viviendaId },
-  viviendaB,
-  admin,
-  superadmin,
-} = await testScenario({
+const scenario = await testScenario({
   empresaA: { nombre: 'Empresa Cuenta' },
   empresaB: { nombre: 'Empresa Otra' },
   viviendaA: { nombre: 'Calle Cuenta 1' },
   viviendaB: {},
   workers: { admin: { rol: 'ADMIN', of: ['A'] }, superadmin: { rol: 'SUPERADMIN' } },
 })
+const { t, viviendaB, admin, superadmin } = scenario
+const viviendaId = scenario.viviendaA.id
 // The other company's resident: what a SUPERADMIN's search finds and an ADMIN's does not.
 await makeUsuario(t.db, viviendaB.id, { nombre: 'Zorro', apellidos: 'Ajeno' })
 // Tests run with the cache off (buildTestApp); this file is about the cache.

@@ -3,6 +3,7 @@ import { desc, eq, sql } from 'drizzle-orm'
 import { afterAll } from 'vitest'
 import type { empresas, trabajadores, usuarios, viviendas } from '../db/schema'
 import { logs } from '../db/schema'
+import type { Clock } from '../lib/clock'
 import { buildTestApp, type TestApp, type TestAppOptions, type TestWorker } from './build-test-app'
 import { makeEmpresa, makeUsuario, makeVivienda } from './factories'
 
@@ -30,8 +31,8 @@ export const STANDARD_WORKERS = {
   empleado: { rol: 'EMPLEADO', of: ['A'] },
 } as const satisfies Record<string, ScenarioWorker>
 
-/** The same, with an ADMIN of company B: the worker a record of company A must stay hidden from. */
-export const WORKERS_WITH_ADMIN_B = {
+/** An ADMIN and an EMPLEADO of company A, and an ADMIN of company B: whom a record of A must stay hidden from. */
+const WORKERS_WITH_ADMIN_B = {
   admin: { rol: 'ADMIN', of: ['A'] },
   empleado: { rol: 'EMPLEADO', of: ['A'] },
   adminB: { rol: 'ADMIN', of: ['B'] },
@@ -133,4 +134,18 @@ export async function testScenario<W extends Record<string, ScenarioWorker> = ty
     logCount: async () => Number((await t.db.select({ n: sql<number>`count(*)` }).from(logs))[0]?.n),
     ...(made as { [K in keyof W]: TestWorker }),
   }
+}
+
+/**
+ * A resident's records (documents, cash ledger) under a fixed clock: company A with a named home, a home of
+ * company B, an ADMIN and an EMPLEADO of A and an ADMIN of B. The residents are made by each test.
+ */
+export function recordsScenario({ clock, empresa, vivienda }: { clock: Clock; empresa: string; vivienda: string }) {
+  return testScenario({
+    clock,
+    empresaA: { nombre: empresa },
+    viviendaA: { nombre: vivienda },
+    viviendaB: {},
+    workers: WORKERS_WITH_ADMIN_B,
+  })
 }

@@ -9,25 +9,13 @@ import type { TestApp, TestWorker } from '../../test/build-test-app'
 import { makeMovimientoCaja, makeUsuario } from '../../test/factories'
 import { multipart } from '../../test/files'
 import { pdfLines, pdfPages } from '../../test/pdf-text'
-import { testScenario, WORKERS_WITH_ADMIN_B } from '../../test/scenario'
+import { recordsScenario } from '../../test/scenario'
 import { warmUpExtracto } from './caja-usuario.extracto'
 
 const clock = { at: new Date('2026-11-21T11:00:00Z'), now: () => clock.at }
-const {
-  t,
-  viviendaA: homeA,
-  viviendaB: { id: homeB },
-  admin,
-  empleado,
-  adminB,
-  lastLog,
-} = await testScenario({
-  clock,
-  empresaA: { nombre: 'Hogares Caja S.L.' },
-  viviendaA: { nombre: 'Calle Caja 5, Valencia' },
-  viviendaB: {},
-  workers: WORKERS_WITH_ADMIN_B,
-})
+const scenario = await recordsScenario({ clock, empresa: 'Hogares Caja S.L.', vivienda: 'Calle Caja 5, Valencia' })
+const { t, viviendaA: homeA, admin, empleado, adminB, lastLog } = scenario
+const homeB = scenario.viviendaB.id
 
 const at = (iso: string) => new Date(iso)
 const list = (w: TestWorker, qs: string) => t.as(w, { method: 'GET', url: `/api/caja-usuario?${qs}` })

@@ -8,24 +8,12 @@ import { samplePdf, samplePng } from '../../lib/sample-files'
 import type { TestWorker } from '../../test/build-test-app'
 import { makeDocumento, makeUsuario } from '../../test/factories'
 import { multipart } from '../../test/files'
-import { testScenario, WORKERS_WITH_ADMIN_B } from '../../test/scenario'
+import { recordsScenario } from '../../test/scenario'
 
 const clock = { at: new Date('2026-11-21T11:00:00Z'), now: () => clock.at }
-const {
-  t,
-  viviendaA: homeA,
-  viviendaB: { id: homeB },
-  admin,
-  empleado,
-  adminB,
-  lastLog,
-} = await testScenario({
-  clock,
-  empresaA: { nombre: 'Empresa Documentos' },
-  viviendaA: { nombre: 'Calle Documentos 1' },
-  viviendaB: {},
-  workers: WORKERS_WITH_ADMIN_B,
-})
+const scenario = await recordsScenario({ clock, empresa: 'Empresa Documentos', vivienda: 'Calle Documentos 1' })
+const { t, viviendaA: homeA, admin, empleado, adminB, lastLog } = scenario
+const homeB = scenario.viviendaB.id
 const pdf = await samplePdf(['Informe'])
 
 const upload = async (w: TestWorker, filename = 'informe.pdf', content = pdf) => {

@@ -10,17 +10,7 @@ import { notifyPir } from './pir.service'
 
 /** SPEC §4, DECISIONS D3 under a fixed clock: noon in Madrid on 21 November 2026. */
 const clock = { at: new Date('2026-11-21T11:00:00Z'), now: () => clock.at }
-const {
-  t,
-  viviendaA: { id: homeA },
-  viviendaB: { id: homeB },
-  admin,
-  empleado,
-  superLinked,
-  superUnlinked,
-  inactive,
-  otherCompany,
-} = await testScenario({
+const scenario = await testScenario({
   clock,
   viviendaA: {},
   viviendaB: {},
@@ -33,6 +23,9 @@ const {
     otherCompany: { rol: 'EMPLEADO', of: ['B'] },
   },
 })
+const { t, admin, empleado, superLinked, superUnlinked, inactive, otherCompany } = scenario
+const homeA = scenario.viviendaA.id
+const homeB = scenario.viviendaB.id
 
 /** A resident of company A whose PIR documents have these dates (Madrid days at 10:00). */
 async function resident(nombre: string, pirDates: string[], titulo = 'PIR') {

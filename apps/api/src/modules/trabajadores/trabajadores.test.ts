@@ -7,14 +7,10 @@ import { TEST_PASSWORD, type TestWorker } from '../../test/build-test-app'
 import { makeNif } from '../../test/factories'
 import { STANDARD_WORKERS, testScenario } from '../../test/scenario'
 
-const {
-  t,
-  empresaA: { id: propia },
-  empresaB: { id: ajena },
-  superadmin,
-  admin,
-  empleado,
-} = await testScenario({ workers: { ...STANDARD_WORKERS, superadmin: { rol: 'SUPERADMIN', of: ['A', 'B'] } } })
+const scenario = await testScenario({ workers: { ...STANDARD_WORKERS, superadmin: { rol: 'SUPERADMIN', of: ['A', 'B'] } } })
+const { t, superadmin, admin, empleado } = scenario
+const propia = scenario.empresaA.id
+const ajena = scenario.empresaB.id
 
 const body = (extra: Record<string, unknown> = {}) => ({
   nombre: 'Lucía',

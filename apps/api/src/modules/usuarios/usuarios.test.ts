@@ -13,23 +13,13 @@ import {
 } from '../../test/factories'
 import { testScenario } from '../../test/scenario'
 
-const {
-  t,
-  empresaA,
-  empresaB,
-  viviendaA: homeA1,
-  viviendaB: homeB,
-  superadmin,
-  admin,
-  empleado,
-  lastLog,
-  logCount,
-} = await testScenario({
+const scenario = await testScenario({
   empresaA: { nombre: 'Empresa Alfa' },
   empresaB: { nombre: 'Empresa Beta' },
   viviendaA: { nombre: 'Calle Alfa 1' },
   viviendaB: { nombre: 'Calle Beta 1' },
 })
+const { t, empresaA, empresaB, viviendaA: homeA1, viviendaB: homeB, superadmin, admin, empleado, lastLog, logCount } = scenario
 const homeA2 = await makeVivienda(t.db, empresaA.id, { nombre: 'Calle Alfa 2' })
 
 const rowOf = async (id: number) => (await t.db.select().from(usuarios).where(eq(usuarios.id, id)))[0]
