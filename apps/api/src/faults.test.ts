@@ -9,7 +9,6 @@ import { INVALID_TEXT_MESSAGE, passwordMessages } from '@vb/shared'
 import { eq, sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { buildApp } from './app'
 import { clientConfig, type Database, openDatabase } from './db/client'
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './db/embedded'
 import { logs, passwordResets, usuarios, viviendas } from './db/schema'
@@ -287,12 +286,7 @@ describe('attempt limits hold under a burst and across processes (item 3)', () =
 
   it('two API processes on one database share the count', async () => {
     const w = await t.worker('EMPLEADO', [])
-    const other = await buildApp({
-      db: t.db,
-      listen: t.database.listen,
-      uploadsDir: t.uploadsDir,
-      jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
-    })
+    const other = await t.anotherProcess()
     try {
       const results = await Promise.all(
         Array.from({ length: 30 }, (_, i) => loginOn(i % 2 ? other : t.app, w.email, 'Equivocada1')),

@@ -1,12 +1,12 @@
-import { apiAs, combobox, expect, expectAccessible, test, unique } from './fixtures'
-import { createViaApi, lettered, listScreen, SCREENS } from './list-screen'
+import { apiAs, combobox, expect, expectAccessible, unique } from './fixtures'
+import { createViaApi, lettered, listTest, SCREENS } from './list-screen'
 
 /** SPEC §2.7 contacts: filtered to the selected company, create/edit/delete in modals, the logo as photo. */
 
-test('admin creates, edits, finds and deletes a contact of the selected company', async ({ page }) => {
-  const list = listScreen(page, SCREENS.contactos)
-  await list.open('admin')
-  await expect(list.cell('Farmacia Central')).toBeVisible()
+const test = listTest(SCREENS.contactos)
+
+test('admin creates, edits, finds and deletes a contact of the selected company', async ({ page, list }) => {
+  await list.open('admin', { sees: 'Farmacia Central' })
   await expectAccessible(page)
 
   const nombre = unique('Suministros Alta')
@@ -37,8 +37,7 @@ test('admin creates, edits, finds and deletes a contact of the selected company'
   await list.remove(nombre)
 })
 
-test('each field shows its own error under it', async ({ page }) => {
-  const list = listScreen(page, SCREENS.contactos)
+test('each field shows its own error under it', async ({ page, list }) => {
   await list.open('empleado')
   const alta = await list.openCreate()
   await alta.getByRole('button', { name: 'Guardar' }).click()
@@ -56,10 +55,8 @@ test('each field shows its own error under it', async ({ page }) => {
   await expect(alta.getByLabel('Teléfono')).toHaveAccessibleDescription('El teléfono debe tener entre 7 y 20 caracteres')
 })
 
-test('the list follows the company switcher', async ({ page }) => {
-  const list = listScreen(page, SCREENS.contactos)
-  await list.open('admin')
-  await expect(list.cell('Farmacia Central')).toBeVisible()
+test('the list follows the company switcher', async ({ list }) => {
+  await list.open('admin', { sees: 'Farmacia Central' })
   await expect(list.cell('Electricidad Castilla')).toHaveCount(0)
   await list.chooseEmpresa('Fundación Vivir Acompañados')
   await expect(list.cell('Electricidad Castilla')).toBeVisible()
@@ -71,7 +68,7 @@ test('the list follows the company switcher', async ({ page }) => {
   await expect(list.cell('Reformas Cantábrico')).toHaveCount(0)
 })
 
-test("photos are the company's logo; sorting and paging happen on the server", async ({ page }) => {
+test("photos are the company's logo; sorting and paging happen on the server", async ({ page, list }) => {
   const api = await apiAs(page, 'superadmin')
   const origin = new URL((await api.get('/empresas')).url()).origin
   const empresaNombre = unique('Empresa Con Logo')
@@ -91,7 +88,6 @@ test("photos are the company's logo; sorting and paging happen on the server", a
     })),
   )
   try {
-    const list = listScreen(page, SCREENS.contactos)
     await list.open('superadmin')
     await list.chooseEmpresa(empresaNombre)
     await expect(list.showing('Mostrando 1–10 de 11')).toBeVisible()
@@ -101,13 +97,12 @@ test("photos are the company's logo; sorting and paging happen on the server", a
 
     await expect(list.header('Nombre comercial')).toHaveAttribute('aria-sort', 'ascending')
     await expect(list.firstRow()).toContainText(`${prefix} A`)
-    await list.sortBy('Agente', 'ascending')
-    await expect(list.firstRow()).toContainText(`${prefix} K`)
-    await list.sortBy('Agente', 'descending')
-    await expect(list.firstRow()).toContainText(`${prefix} A`)
+    await list.sortSteps('Agente', [
+      ['ascending', `${prefix} K`],
+      ['descending', `${prefix} A`],
+    ])
 
-    await page.getByRole('button', { name: 'Página 2' }).click()
-    await expect(list.showing('Mostrando 11–11 de 11')).toBeVisible()
+    await list.turnPage('Página 2', 'Mostrando 11–11 de 11')
     await expect(list.firstRow()).toContainText(`${prefix} K`)
     await list.search('Agente C')
     await expect(list.showing('Mostrando 1–1 de 1')).toBeVisible()
@@ -118,8 +113,7 @@ test("photos are the company's logo; sorting and paging happen on the server", a
   }
 })
 
-test('below 768 px the contacts are cards', async ({ page }) => {
-  const list = listScreen(page, SCREENS.contactos)
+test('below 768 px the contacts are cards', async ({ page, list }) => {
   await list.openCards('empleado')
   await expect(page.getByRole('heading', { name: 'Farmacia Central' })).toBeVisible()
   await expect(page.getByRole('link', { name: 'pedidos@farmaciacentral.es' })).toBeVisible()

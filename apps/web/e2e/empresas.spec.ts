@@ -1,15 +1,16 @@
 import type { Page } from '@playwright/test'
-import { apiAs, expect, expectAccessible, test, unique } from './fixtures'
-import { createViaApi, lettered, listScreen, SCREENS } from './list-screen'
+import { apiAs, expect, expectAccessible, unique } from './fixtures'
+import { createViaApi, lettered, listTest, SCREENS } from './list-screen'
 
 /** SPEC §2.4 companies: the shared list block, the modals and the role matrix of SPEC §6. */
+
+const test = listTest(SCREENS.empresas)
 
 const { toasts } = SCREENS.empresas
 /** Company names in the order the table shows them. */
 const names = (page: Page) => page.getByRole('row').locator('td:nth-child(2)').allInnerTexts()
 
-test('superadmin creates, edits, finds and deletes a company', async ({ page }) => {
-  const list = listScreen(page, SCREENS.empresas)
+test('superadmin creates, edits, finds and deletes a company', async ({ page, list }) => {
   await list.open('superadmin')
   await expect(list.header('Nombre de Empresa')).toHaveAttribute('aria-sort', 'ascending')
   await expect(list.cell('Hogares Mediterráneo S.L.')).toBeVisible()
@@ -45,8 +46,7 @@ test('superadmin creates, edits, finds and deletes a company', async ({ page }) 
   await list.remove(nuevo)
 })
 
-test('errors show under their field and clear when the field is edited', async ({ page }) => {
-  const list = listScreen(page, SCREENS.empresas)
+test('errors show under their field and clear when the field is edited', async ({ page, list }) => {
   await list.open('superadmin')
   const alta = await list.openCreate()
   const nombre = alta.getByLabel('Nombre de Empresa')
@@ -76,7 +76,7 @@ test('errors show under their field and clear when the field is edited', async (
   await expect(list.newButton).toBeFocused()
 })
 
-test('search is debounced, sorting toggles and pages come from the server', async ({ page }) => {
+test('search is debounced, sorting toggles and pages come from the server', async ({ page, list }) => {
   const prefix = unique('Orden')
   // 11 companies: two pages of 10 (SPEC §9).
   const created = await createViaApi(
@@ -86,9 +86,7 @@ test('search is debounced, sorting toggles and pages come from the server', asyn
     lettered(prefix, 11).map((nombre) => ({ nombre })),
   )
   try {
-    const list = listScreen(page, SCREENS.empresas)
-    await list.open('superadmin')
-    await expect(list.cell('Hogares Mediterráneo S.L.')).toBeVisible()
+    await list.open('superadmin', { sees: 'Hogares Mediterráneo S.L.' })
 
     const queries: string[] = []
     page.on('request', (r) => {
@@ -101,21 +99,18 @@ test('search is debounced, sorting toggles and pages come from the server', asyn
     expect(queries).toEqual([prefix])
     expect(await names(page)).toEqual(lettered(prefix, 10))
 
-    await page.getByRole('button', { name: 'Página 2' }).click()
-    await expect(list.showing('Mostrando 11–11 de 11')).toBeVisible()
+    await list.turnPage('Página 2', 'Mostrando 11–11 de 11')
     await expect(page.getByRole('button', { name: 'Página siguiente' })).toHaveCount(0)
     expect(await names(page)).toEqual([`${prefix} K`])
-    await page.getByRole('button', { name: 'Página anterior' }).click()
-    await expect(list.showing('Mostrando 1–10 de 11')).toBeVisible()
+    await list.turnPage('Página anterior', 'Mostrando 1–10 de 11')
 
-    await list.sortBy('Nombre de Empresa', 'descending')
-    await expect(list.firstRow()).toContainText(`${prefix} K`)
-    await list.sortBy('Nombre de Empresa', 'ascending')
-    await expect(list.firstRow()).toContainText(`${prefix} A`)
+    await list.sortSteps('Nombre de Empresa', [
+      ['descending', `${prefix} K`],
+      ['ascending', `${prefix} A`],
+    ])
 
     // A new search goes back to page 1.
-    await page.getByRole('button', { name: 'Página 2' }).click()
-    await expect(list.showing('Mostrando 11–11 de 11')).toBeVisible()
+    await list.turnPage('Página 2', 'Mostrando 11–11 de 11')
     await list.search(`${prefix} C`)
     await expect(list.showing('Mostrando 1–1 de 1')).toBeVisible()
     expect(await names(page)).toEqual([`${prefix} C`])
@@ -124,14 +119,13 @@ test('search is debounced, sorting toggles and pages come from the server', asyn
   }
 })
 
-test('a company with homes cannot be deleted: the server says why', async ({ page }) => {
+test('a company with homes cannot be deleted: the server says why', async ({ page, list }) => {
   const nombre = unique('Empresa Con Casas')
   const created = await createViaApi(page, 'superadmin', '/empresas', [{ nombre }])
   const [empresaId] = created.ids
   const api = await apiAs(page, 'superadmin')
   const vivienda = await (await api.post('/viviendas', { nombre: unique('Calle Prueba'), empresaId })).json()
   try {
-    const list = listScreen(page, SCREENS.empresas)
     await list.open('superadmin')
     await list.search(nombre)
     const confirmacion = await list.askDelete(nombre)
@@ -146,8 +140,7 @@ test('a company with homes cannot be deleted: the server says why', async ({ pag
   }
 })
 
-test('admin modifies its own companies but neither creates nor deletes', async ({ page }) => {
-  const list = listScreen(page, SCREENS.empresas)
+test('admin modifies its own companies but neither creates nor deletes', async ({ page, list }) => {
   await list.open('admin')
   await expect(list.showing('Mostrando 1–2 de 2')).toBeVisible()
   await expect(list.cell('Residencias del Norte (Asturias)')).toHaveCount(0)
@@ -168,8 +161,7 @@ test('admin modifies its own companies but neither creates nor deletes', async (
   await expectAccessible(page)
 })
 
-test('empleado only views its company', async ({ page }) => {
-  const list = listScreen(page, SCREENS.empresas)
+test('empleado only views its company', async ({ page, list }) => {
   await list.open('empleado')
   await expect(list.showing('Mostrando 1–1 de 1')).toBeVisible()
   await expect(list.cell('Hogares Mediterráneo S.L.')).toBeVisible()
@@ -178,8 +170,7 @@ test('empleado only views its company', async ({ page }) => {
   await expectAccessible(page)
 })
 
-test('below 768 px the companies are cards', async ({ page }) => {
-  const list = listScreen(page, SCREENS.empresas)
+test('below 768 px the companies are cards', async ({ page, list }) => {
   await list.openCards('superadmin')
   await expect(page.getByRole('heading', { name: 'Hogares Mediterráneo S.L.' })).toBeVisible()
   await expect(page.getByRole('img', { name: 'Sin logo' }).first()).toBeVisible()
@@ -192,7 +183,7 @@ test('below 768 px the companies are cards', async ({ page }) => {
   await expectAccessible(page)
 })
 
-test('the list says when it is loading and when the server refuses it', async ({ page }) => {
+test('the list says when it is loading and when the server refuses it', async ({ page, list }) => {
   // Only the list's paged calls (the top bar's company switcher also reads /api/empresas).
   const listCall = /\/api\/empresas\?(.*&)?page=/
   let release: () => void = () => undefined
@@ -203,7 +194,6 @@ test('the list says when it is loading and when the server refuses it', async ({
     await released
     await route.continue()
   })
-  const list = listScreen(page, SCREENS.empresas)
   await list.open('empleado')
   await expect(page.getByText('Cargando...')).toBeVisible()
   release()

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { type Account, apiAs, expect, loginAs, pick } from './fixtures'
+import { type Account, apiAs, expect, loginAs, pick, test } from './fixtures'
 
 /**
  * The list screens (companies, homes, residents, contacts) are one block with different names: a searched,
@@ -119,8 +119,12 @@ export function listScreen(page: Page, spec: ListScreenSpec) {
     /** The pager's line, e.g. 'Mostrando 1–1 de 1'. */
     showing: (text: string | RegExp) => page.getByText(text),
 
-    /** Logs in as `who` straight onto this screen. */
-    open: (who: Account) => loginAs(page, who, spec.path),
+    /** Logs in as `who` straight onto this screen; with `sees`, waits until a cell shows that text. */
+    async open(who: Account, { sees }: { sees?: string } = {}) {
+      const session = await loginAs(page, who, spec.path)
+      if (sees) await expect(screen.cell(sees)).toBeVisible()
+      return session
+    },
 
     /** At phone width as `who`: the list is cards (a card is shown, no table). */
     async openCards(who: Account) {
@@ -136,6 +140,23 @@ export function listScreen(page: Page, spec: ListScreenSpec) {
     async sortBy(column: string, expected?: 'ascending' | 'descending') {
       await header(column).getByRole('button').click()
       if (expected) await expect(header(column)).toHaveAttribute('aria-sort', expected)
+    },
+
+    /**
+     * Sorts by a column once per step, checking after each click the header's aria-sort and the text of the
+     * first row.
+     */
+    async sortSteps(column: string, steps: Array<[expected: 'ascending' | 'descending', firstRow: string]>) {
+      for (const [expected, text] of steps) {
+        await screen.sortBy(column, expected)
+        await expect(screen.firstRow()).toContainText(text)
+      }
+    },
+
+    /** Clicks a pager button ('Página 2', 'Página siguiente'…) and waits for the pager's line. */
+    async turnPage(button: string, showing: string | RegExp) {
+      await page.getByRole('button', { name: button }).click()
+      await expect(page.getByText(showing)).toBeVisible()
     },
 
     /** The card list's sort (the headers' stand-in below 768 px). */
@@ -217,6 +238,17 @@ export function listScreen(page: Page, spec: ListScreenSpec) {
     },
   }
   return screen
+}
+
+export type ListScreen = ReturnType<typeof listScreen>
+
+/** The journeys of one list screen: Playwright's `test` with a `list` fixture for that screen. */
+export function listTest(spec: ListScreenSpec) {
+  return test.extend<{ list: ListScreen }>({
+    list: async ({ page }, use) => {
+      await use(listScreen(page, spec))
+    },
+  })
 }
 
 /** `${prefix} A`, `${prefix} B`, …: names whose order is known, for sorting and paging journeys. */

@@ -1,8 +1,10 @@
 import type { Page } from '@playwright/test'
-import { apiAs, combobox, expect, expectAccessible, randomNif, test, uniqueWord } from './fixtures'
-import { listScreen, SCREENS } from './list-screen'
+import { apiAs, combobox, expect, expectAccessible, randomNif, uniqueWord } from './fixtures'
+import { listTest, SCREENS } from './list-screen'
 
 /** SPEC §2.6 residents: the shared list, the form with per-field errors (§5) and the row menu. */
+
+const test = listTest(SCREENS.usuarios)
 
 const { toasts } = SCREENS.usuarios
 /** Texts of one column (1-based) of the rows on screen. */
@@ -14,8 +16,7 @@ async function viviendaId(page: Page, nombre: string): Promise<number> {
   return vivienda.id
 }
 
-test('admin creates, moves, finds and deletes a resident', async ({ page }) => {
-  const list = listScreen(page, SCREENS.usuarios)
+test('admin creates, moves, finds and deletes a resident', async ({ page, list }) => {
   await list.open('admin')
   await expect(page.getByRole('row')).not.toHaveCount(0)
   await expectAccessible(page)
@@ -57,8 +58,7 @@ test('admin creates, moves, finds and deletes a resident', async ({ page }) => {
   await list.remove(nombreCompleto)
 })
 
-test('empleado creates and deletes residents too', async ({ page }) => {
-  const list = listScreen(page, SCREENS.usuarios)
+test('empleado creates and deletes residents too', async ({ list }) => {
   await list.open('empleado')
   const apellidos = uniqueWord('Empleado')
   const nif = randomNif()
@@ -70,8 +70,7 @@ test('empleado creates and deletes residents too', async ({ page }) => {
   await list.remove(`Lucía ${apellidos}`)
 })
 
-test('each field shows its own error, cleared when it is edited', async ({ page }) => {
-  const list = listScreen(page, SCREENS.usuarios)
+test('each field shows its own error, cleared when it is edited', async ({ page, list }) => {
   await list.open('admin')
   const alta = await list.openCreate()
   const nif = alta.getByLabel('NIF')
@@ -99,7 +98,7 @@ test('each field shows its own error, cleared when it is edited', async ({ page 
   await expect(nif).toHaveAccessibleDescription('El NIF debe tener 8 números y 1 letra (ej: 12345678Z)')
 })
 
-test('a NIF that already exists is refused under the NIF field', async ({ page }) => {
+test('a NIF that already exists is refused under the NIF field', async ({ page, list }) => {
   const api = await apiAs(page, 'admin')
   const nif = randomNif()
   const res = await api.post('/usuarios', {
@@ -111,7 +110,6 @@ test('a NIF that already exists is refused under the NIF field', async ({ page }
   expect(res.status()).toBe(201)
   const existente = await res.json()
   try {
-    const list = listScreen(page, SCREENS.usuarios)
     await list.open('admin')
     const alta = await list.openCreate()
     await list.fill(alta, {
@@ -128,8 +126,7 @@ test('a NIF that already exists is refused under the NIF field', async ({ page }
   }
 })
 
-test('search, sort by field or home, and paging happen on the server', async ({ page }) => {
-  const list = listScreen(page, SCREENS.usuarios)
+test('search, sort by field or home, and paging happen on the server', async ({ page, list }) => {
   await list.open('admin')
   await expect(list.showing(/^Mostrando 1–10 de \d+$/)).toBeVisible()
   await expect(list.header('Nombre')).toHaveAttribute('aria-sort', 'ascending')
@@ -145,8 +142,7 @@ test('search, sort by field or home, and paging happen on the server', async ({ 
   await expect.poll(() => sorted()).toBe(true)
   const primeraPagina = await column(page, 3)
 
-  await page.getByRole('button', { name: 'Página 2' }).click()
-  await expect(list.showing(/^Mostrando 11–/)).toBeVisible()
+  await list.turnPage('Página 2', /^Mostrando 11–/)
   const segunda = await column(page, 3)
   expect(segunda.every((nif) => primeraPagina.every((p) => p < nif))).toBe(true)
 
@@ -172,20 +168,18 @@ test('search, sort by field or home, and paging happen on the server', async ({ 
   await expect(list.showing(/^Mostrando 1–10 de \d+$/)).toBeVisible()
 })
 
-test('a resident without a home shows Sin vivienda', async ({ page }) => {
+test('a resident without a home shows Sin vivienda', async ({ page, list }) => {
   const api = await apiAs(page, 'superadmin')
   const todos: Array<{ nif: string; viviendas: unknown[] }> = await (await api.get('/usuarios?pageSize=100')).json()
   const sinCasa = todos.find((u) => u.viviendas.length === 0)
   expect(sinCasa, 'demo data has a resident without a home').toBeTruthy()
-  const list = listScreen(page, SCREENS.usuarios)
   await list.open('superadmin')
   await list.chooseEmpresa('Todas mis empresas')
   await list.search(sinCasa?.nif ?? '')
   await expect(list.row(sinCasa?.nif ?? '')).toContainText('Sin vivienda')
 })
 
-test('the company switcher re-filters the residents', async ({ page }) => {
-  const list = listScreen(page, SCREENS.usuarios)
+test('the company switcher re-filters the residents', async ({ page, list }) => {
   await list.open('admin')
   await list.sortBy('Vivienda')
   await expect(list.firstRow()).toContainText('Avenida del Puerto 45, Valencia')
@@ -194,8 +188,7 @@ test('the company switcher re-filters the residents', async ({ page }) => {
   await expect(page.getByRole('cell', { name: 'Avenida del Puerto 45, Valencia' })).toHaveCount(0)
 })
 
-test('below 768 px the residents are cards', async ({ page }) => {
-  const list = listScreen(page, SCREENS.usuarios)
+test('below 768 px the residents are cards', async ({ page, list }) => {
   await list.openCards('empleado')
   const nombre = (await list.firstCard().textContent()) ?? ''
   await list.sortCards('Nombre (Z-A)')
@@ -209,8 +202,8 @@ test('below 768 px the residents are cards', async ({ page }) => {
 
 test('the list keeps its search, sort and page in the URL: Back, a reload and a copied link show the same list', async ({
   page,
+  list,
 }) => {
-  const list = listScreen(page, SCREENS.usuarios)
   await list.open('admin')
   await list.sortBy('NIF')
   await page.getByRole('button', { name: 'Página 2' }).click()

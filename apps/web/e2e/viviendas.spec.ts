@@ -1,8 +1,10 @@
 import type { Page } from '@playwright/test'
-import { apiAs, combobox, expect, expectAccessible, pick, test, unique } from './fixtures'
-import { createViaApi, lettered, listScreen, SCREENS } from './list-screen'
+import { apiAs, combobox, expect, expectAccessible, pick, unique } from './fixtures'
+import { createViaApi, lettered, listTest, SCREENS } from './list-screen'
 
 /** SPEC §2.5 homes: the shared list, the company switcher (DECISIONS D1) and DECISIONS P2 (delete: SUPERADMIN). */
+
+const test = listTest(SCREENS.viviendas)
 
 const { toasts } = SCREENS.viviendas
 
@@ -14,10 +16,8 @@ async function empresaId(page: Page, nombre: string): Promise<number> {
   return found.id
 }
 
-test('superadmin creates, moves, finds and deletes a home', async ({ page }) => {
-  const list = listScreen(page, SCREENS.viviendas)
-  await list.open('superadmin')
-  await expect(list.cell('Calle Mayor 12, 2º A, Valencia')).toBeVisible()
+test('superadmin creates, moves, finds and deletes a home', async ({ page, list }) => {
+  await list.open('superadmin', { sees: 'Calle Mayor 12, 2º A, Valencia' })
   await expectAccessible(page)
 
   const nombre = unique('Calle Alta')
@@ -43,8 +43,7 @@ test('superadmin creates, moves, finds and deletes a home', async ({ page }) => 
   await list.remove(movida)
 })
 
-test('required fields show their messages and clear when edited', async ({ page }) => {
-  const list = listScreen(page, SCREENS.viviendas)
+test('required fields show their messages and clear when edited', async ({ page, list }) => {
   await list.open('superadmin')
   await list.chooseEmpresa('Todas mis empresas')
   const alta = await list.openCreate()
@@ -63,10 +62,8 @@ test('required fields show their messages and clear when edited', async ({ page 
   await expect(alta).toBeHidden()
 })
 
-test('the company switcher re-filters the homes', async ({ page }) => {
-  const list = listScreen(page, SCREENS.viviendas)
-  await list.open('superadmin')
-  await expect(list.cell('Calle Mayor 12, 2º A, Valencia')).toBeVisible()
+test('the company switcher re-filters the homes', async ({ page, list }) => {
+  await list.open('superadmin', { sees: 'Calle Mayor 12, 2º A, Valencia' })
   await expect(list.cell('Calle Uría 15, Oviedo')).toHaveCount(0)
 
   await list.chooseEmpresa('Residencias del Norte (Asturias)')
@@ -80,7 +77,7 @@ test('the company switcher re-filters the homes', async ({ page }) => {
   }
 })
 
-test('sorting by address or company and paging happen on the server', async ({ page }) => {
+test('sorting by address or company and paging happen on the server', async ({ page, list }) => {
   const prefix = unique('Orden')
   const norte = await empresaId(page, 'Residencias del Norte (Asturias)')
   const homes = await createViaApi(
@@ -90,7 +87,6 @@ test('sorting by address or company and paging happen on the server', async ({ p
     lettered(prefix, 11).map((nombre) => ({ nombre, empresaId: norte })),
   )
   try {
-    const list = listScreen(page, SCREENS.viviendas)
     await list.open('superadmin')
     await list.chooseEmpresa('Todas mis empresas')
 
@@ -103,12 +99,11 @@ test('sorting by address or company and paging happen on the server', async ({ p
 
     await list.search(prefix)
     await expect(list.showing('Mostrando 1–10 de 11')).toBeVisible()
-    await list.sortBy('Dirección', 'ascending')
-    await expect(list.firstRow()).toContainText(`${prefix} A`)
-    await list.sortBy('Dirección', 'descending')
-    await expect(list.firstRow()).toContainText(`${prefix} K`)
-    await page.getByRole('button', { name: 'Página siguiente' }).click()
-    await expect(list.showing('Mostrando 11–11 de 11')).toBeVisible()
+    await list.sortSteps('Dirección', [
+      ['ascending', `${prefix} A`],
+      ['descending', `${prefix} K`],
+    ])
+    await list.turnPage('Página siguiente', 'Mostrando 11–11 de 11')
     await expect(page.getByRole('row')).toHaveCount(2)
     await expect(list.firstRow()).toContainText(`${prefix} A`)
   } finally {
@@ -116,8 +111,7 @@ test('sorting by address or company and paging happen on the server', async ({ p
   }
 })
 
-test('admin creates and modifies homes but cannot delete them', async ({ page }) => {
-  const list = listScreen(page, SCREENS.viviendas)
+test('admin creates and modifies homes but cannot delete them', async ({ page, list }) => {
   await list.open('admin')
   const nombre = unique('Calle Admin')
   const alta = await list.openCreate()
@@ -143,17 +137,14 @@ test('admin creates and modifies homes but cannot delete them', async ({ page })
   await api.delete(`/viviendas/${creada.id}`)
 })
 
-test('empleado views its company homes without any action', async ({ page }) => {
-  const list = listScreen(page, SCREENS.viviendas)
-  await list.open('empleado')
-  await expect(list.cell('Calle Mayor 12, 2º A, Valencia')).toBeVisible()
+test('empleado views its company homes without any action', async ({ page, list }) => {
+  await list.open('empleado', { sees: 'Calle Mayor 12, 2º A, Valencia' })
   await expect(list.cell('Calle Alcalá 120, Madrid')).toHaveCount(0)
   await list.expectReadOnly()
   await expectAccessible(page)
 })
 
-test('below 768 px the homes are cards', async ({ page }) => {
-  const list = listScreen(page, SCREENS.viviendas)
+test('below 768 px the homes are cards', async ({ page, list }) => {
   await list.openCards('admin')
   await expect(page.getByRole('heading', { name: 'Calle Mayor 12, 2º A, Valencia' })).toBeVisible()
   await list.sortCards('Dirección (Z-A)')

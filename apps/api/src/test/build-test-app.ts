@@ -43,6 +43,11 @@ export interface TestApp {
   worker(rol: Rol, empresaIds: number[], extra?: Partial<typeof trabajadores.$inferInsert>): Promise<TestWorker>
   /** app.inject with the worker's token. */
   as(worker: TestWorker | null, options: InjectOptions): Promise<LightMyRequestResponse>
+  /**
+   * Another API process on the same database and uploads folder, as a second server would be: the same JWT
+   * secret and the real clock unless `options` say otherwise. The caller closes it.
+   */
+  anotherProcess(options?: Partial<AppOptions>): Promise<FastifyInstance>
 }
 export interface TestWorker {
   id: number
@@ -116,6 +121,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     as(worker, opts) {
       const headers = { ...(opts.headers ?? {}), ...(worker ? { authorization: `Bearer ${worker.token}` } : {}) }
       return app.inject({ ...opts, headers })
+    },
+    anotherProcess(options = {}) {
+      return buildApp({ db: database.db, listen: database.listen, uploadsDir, jwtSecret: TEST_JWT_SECRET, ...options })
     },
   }
 }
