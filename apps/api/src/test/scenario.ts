@@ -42,9 +42,9 @@ type Values<T extends { $inferInsert: unknown }> = Partial<T['$inferInsert']>
 
 export interface ScenarioOptions<W extends Record<string, ScenarioWorker>> extends TestAppOptions {
   /** Column values of company A (default name `Empresa N`). */
-  empresaA?: Partial<typeof empresas.$inferInsert>
+  empresaA?: Values<typeof empresas>
   /** Company B, created right after A; `false` for a file that needs one company only. */
-  empresaB?: Partial<typeof empresas.$inferInsert> | false
+  empresaB?: Values<typeof empresas> | false
   /** A home of company A; none unless asked for (`{}` for the default name). */
   viviendaA?: Values<typeof viviendas>
   /** A home of company B; none unless asked for. */
@@ -103,13 +103,14 @@ export async function testScenario<W extends Record<string, ScenarioWorker> = ty
   const empresaA = await makeEmpresa(t.db, a)
   const empresaB = b === false ? undefined : await makeEmpresa(t.db, b)
   const homeA = viviendaA || usuarioA ? await makeVivienda(t.db, empresaA.id, viviendaA) : undefined
+  if (viviendaB && !empresaB) throw new Error('testScenario: viviendaB needs company B')
   const homeB = viviendaB && empresaB ? await makeVivienda(t.db, empresaB.id, viviendaB) : undefined
   const resident = usuarioA && homeA ? await makeUsuario(t.db, homeA.id, usuarioA) : undefined
   const companyIds = { A: empresaA.id, B: empresaB?.id }
   const made = {} as Record<string, TestWorker>
   for (const [name, spec] of Object.entries(workers ?? STANDARD_WORKERS) as Array<[string, ScenarioWorker]>) {
     const ids = (spec.of ?? []).map((c) => companyIds[c])
-    if (ids.some((id) => id === undefined)) throw new Error(`${name}: company B was not created`)
+    if (ids.some((id) => id === undefined)) throw new Error(`testScenario: ${name} needs company B`)
     made[name] = await t.worker(spec.rol, ids as number[], spec.values)
   }
   return {
