@@ -82,7 +82,7 @@ function helpText(usage: string, options: Record<string, BenchOption>): string {
   return [`usage: ${usage}`, '', ...lines, `  ${'--help'.padEnd(24)} this text`].join('\n')
 }
 
-/** A whole-number option, refused with a clear message when it is not one. */
+/** A numeric option (zero or more), refused with a clear message when it is not one. */
 export function numberOption(values: Record<string, unknown>, name: string): number {
   const n = Number(values[name])
   if (!Number.isFinite(n) || n < 0) {

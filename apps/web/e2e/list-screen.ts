@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { type Account, apiAs, expect, loginAs, pick, test } from './fixtures'
+import { type Account, apiAs, atWidth, expect, loginAs, pick, test } from './fixtures'
 
 /**
  * The list screens (companies, homes, residents, contacts) are one block with different names: a searched,
@@ -88,9 +88,6 @@ export const SCREENS = {
  */
 export type FieldValue = string | { select: string } | { pick: string }
 
-/** The phone width at which the lists turn into cards. */
-export const PHONE = { width: 375, height: 800 }
-
 /** One list screen of a page: its locators and the steps of a journey on it. */
 export function listScreen(page: Page, spec: ListScreenSpec) {
   const button = (name: string) => page.getByRole('button', { name })
@@ -128,7 +125,7 @@ export function listScreen(page: Page, spec: ListScreenSpec) {
 
     /** At phone width as `who`: the list is cards (a card is shown, no table). */
     async openCards(who: Account) {
-      await page.setViewportSize(PHONE)
+      await atWidth(page, 375)
       await screen.open(who)
       await expect(screen.firstCard()).toBeVisible()
       await expect(page.getByRole('table')).toHaveCount(0)
