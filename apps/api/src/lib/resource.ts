@@ -1,4 +1,4 @@
-import { AppError, type Dependent, deletionBlockedMessage, type ListPage, type Resource } from '@vb/shared'
+import { AppError, type Dependent, deletionBlockedMessage, type Resource } from '@vb/shared'
 import { type AnyColumn, eq, getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm'
 import type { PgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'

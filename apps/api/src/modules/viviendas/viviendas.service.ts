@@ -1,11 +1,4 @@
-import {
-  type Vivienda,
-  viviendaCreateSchema,
-  viviendaListQuerySchema,
-  viviendaMessages,
-  viviendaSchema,
-  viviendaUpdateSchema,
-} from '@vb/shared'
+import { viviendaCreateSchema, viviendaListQuerySchema, viviendaMessages, viviendaSchema, viviendaUpdateSchema } from '@vb/shared'
 import { eq, inArray } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { empresas, viviendas } from '../../db/schema'
