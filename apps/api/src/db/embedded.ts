@@ -663,6 +663,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const release = () => lock.release()
   let child: ChildProcess | undefined
   try {
+    if (who) {
+      // As root, pg/ and run/ are handed to the system user: a link in their place would hand over its target.
+      for (const folder of [pgData, path.join(dataDir, 'run')]) {
+        if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink()) {
+          throw new StartError(
+            `${folder} es un enlace simbólico: por seguridad no se sigue cuando el servidor arranca como root. Sustitúyelo por la carpeta a la que apunta (mv) y vuelve a arrancar.`,
+          )
+        }
+      }
+    }
     const versionFile = path.join(pgData, 'PG_VERSION')
     if (existsSync(versionFile)) {
       const found = Number.parseInt(readFileSync(versionFile, 'utf8'), 10)

@@ -332,7 +332,7 @@ const UUID_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 /**
  * The daily sweep of the uploads folder: uploads never attached within a day (rows and files), files whose
  * row is gone (a record deleted, a crash between commit and removal) and temporary files of interrupted
- * uploads. Safe with several processes: rows are deleted by one statement, a file is removed only when no
+ * uploads and restores. Safe with several processes: rows are deleted by one statement, a file is removed only when no
  * row names it and it is older than an hour (an upload in progress renames its file inside its transaction).
  */
 export async function sweepUploads(
@@ -357,7 +357,7 @@ export async function sweepUploads(
     const file = `${deps.files.dir}/${name}`
     const info = await stat(file).catch(() => undefined)
     if (!info?.isFile() || now - info.mtimeMs < LEFTOVER_TTL_MS) continue
-    if (name.startsWith('.subida-')) {
+    if (name.startsWith('.subida-') || name.startsWith('.restaurando-')) {
       await rm(file, { force: true })
       removed++
     } else if (UUID_NAME.test(name)) {
