@@ -416,6 +416,21 @@ describe('a restore is all or nothing: a target with data is left exactly as it 
     rmSync(victim)
   })
 
+  it('a database still in use (a session holding a table) fails the restore after 10 s instead of hanging it', async () => {
+    const holder = new pg.Client(clientConfig(target))
+    holder.on('error', () => {})
+    await holder.connect()
+    try {
+      await holder.query('begin')
+      await holder.query('select count(*) from empresas')
+      const message = await refusedAndUnchanged(file, /La base de datos de destino está en uso/)
+      expect(message).toContain('Detén la aplicación')
+    } finally {
+      await holder.query('rollback').catch(() => {})
+      await holder.end()
+    }
+  }, 60_000)
+
   it('through the CLI: a bad amount exits non-zero with a Spanish message naming the table and row, no stack', async () => {
     const lines = dumpText(file).split('\n')
     const s = tableSection(lines, 'caja_usuario')

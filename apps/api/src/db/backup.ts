@@ -863,7 +863,13 @@ export async function restoreDatabase(
   } catch (err) {
     await client.query('rollback').catch(() => {})
     for (const f of restored) await rm(f.temp, { force: true })
-    const reason = signal?.aborted ? interrupted() : err
+    const reason = signal?.aborted
+      ? interrupted()
+      : (err as { code?: string }).code === '55P03'
+        ? new BackupError(
+            'La base de datos de destino está en uso: otra sesión tiene bloqueadas sus tablas desde hace más de 10 s. Detén la aplicación y vuelve a intentarlo.',
+          )
+        : err
     if (reason instanceof BackupError) throw new BackupError(`${reason.message} ${UNCHANGED}`)
     throw reason
   } finally {
