@@ -8,7 +8,8 @@
  * statement `--runs` times in a row while the prober keeps asking. It prints the health latencies during the
  * statements (target: every answer within 100 ms, i.e. the event loop is never blocked long), the time of
  * each statement to its last byte, its size and pages, the server's event-loop delay, and the process RSS
- * before, at its peak and after.
+ * (the PDF worker thread included) before, at its peak and after. The PDF is laid out in a worker thread
+ * (caja-usuario.extracto.ts), so what remains on the server's event loop is the query and the forwarding.
  *
  *   npm run bench:extracto -- --engine embedded|pg|both --runs 5 [--keep]
  */
@@ -144,7 +145,7 @@ async function benchEngine(engine: Engine): Promise<string[]> {
     }
 
     const first = await statement()
-    out.push(`- first statement (fonts read, code warmed): ${ms(first.ms)} ms`)
+    out.push(`- first statement (the PDF worker thread started, fonts read): ${ms(first.ms)} ms`)
     const idle = await probeHealth(base, () => new Promise((r) => setTimeout(r, 2000)))
 
     const windows: Array<[number, number]> = []
@@ -167,6 +168,8 @@ async function benchEngine(engine: Engine): Promise<string[]> {
     })
     clearInterval(sampler)
     const rssAfter = process.memoryUsage().rss
+    // Other work on the machine shows in every latency: the idle baseline above and this say how much.
+    out.push(`- machine load average (1 min) after the statements: ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`)
     const during = busy.filter((p) => windows.some(([a, b]) => p.at >= a && p.at <= b))
     const failed = during.filter((p) => p.status !== 200).length
     const health = stats(during.map((p) => p.ms))

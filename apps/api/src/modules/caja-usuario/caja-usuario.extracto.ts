@@ -1,4 +1,9 @@
-import type { Readable } from 'node:stream'
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import {
   AppError,
   addDays,
@@ -7,22 +12,21 @@ import {
   EXTRACTO_MAX_DIAS,
   EXTRACTO_MAX_MOVIMIENTOS,
   type ExtractoQuery,
-  formatDate,
-  formatDateTime,
-  formatMoney,
   lastFullMonth,
   madridDay,
   madridStartOfDay,
 } from '@vb/shared'
 import { eq, sql } from 'drizzle-orm'
-import PDFDocument from 'pdfkit'
 import { empresas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { pdfFonts } from '../../lib/fonts'
 import { notFound } from '../../lib/records'
 import { usuarioReachable } from '../../lib/scope'
-import { titularOf, type UsuarioTitular } from '../usuarios/usuarios.service'
+import { titularOf } from '../usuarios/usuarios.service'
+import type { ExtractoData } from './caja-usuario.extracto-pdf'
+
+export type { ExtractoData } from './caja-usuario.extracto-pdf'
 
 /**
  * GET /caja-usuario/extracto (issue 9 item 5): a resident's cash statement for a range of Madrid days, as a
@@ -32,26 +36,11 @@ import { titularOf, type UsuarioTitular } from '../usuarios/usuarios.service'
  *
  * Consistent: the totals and the rows are read in one REPEATABLE READ snapshot, so a movement written
  * meanwhile is in both or in neither. Bounded: at most EXTRACTO_MAX_DIAS days and EXTRACTO_MAX_MOVIMIENTOS
- * movements (400 beyond, with a message that says how to narrow it). Streamed: the PDF goes out page by
- * page as it is made, in slices of rows between which the server answers other requests.
+ * movements (400 beyond, with a message that says how to narrow it). Off the event loop: the PDF is laid
+ * out in a worker thread and streamed to the client page by page as it comes.
  */
 
-export interface ExtractoData {
-  empresa: string | null
-  titular: UsuarioTitular
-  desde: string
-  hasta: string
-  saldoInicial: string
-  saldoFinal: string
-  ingresos: string
-  gastos: string
-  movimientos: Array<{ fecha: Date; concepto: string; cantidad: string; saldo: string }>
-  generado: Date
-}
-
-/** Rows laid out (or measured) between two turns of the event loop: a few milliseconds of work. */
-const ROWS_PER_SLICE = 50
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+const require = createRequire(import.meta.url)
 
 /** The statement's figures for one resident and range, each one summed by the database, in one snapshot. */
 export async function extractoData(deps: AppDeps, actor: Actor, query: ExtractoQuery): Promise<ExtractoData> {
@@ -113,165 +102,99 @@ export async function extractoData(deps: AppDeps, actor: Actor, query: ExtractoQ
   )
 }
 
-const dayLabel = (day: string) => formatDate(madridStartOfDay(day))
-
 /**
- * The PDF of a statement (A4, DejaVu Sans embedded), as a stream that starts at once. The rows are first
- * measured, so the number of pages is known before the first page is finished (its footer says "Página 1
- * de N"), then laid out; every page leaves for the stream when the next one begins, and every slice of
- * rows gives the event loop a turn.
+ * The worker thread that lays out the PDFs, started on first use and shared by every statement (their
+ * jobs interleave). Built (dist/), it is dist/extracto-worker.js; from the sources (tsx, tests), its
+ * TypeScript file loaded through tsx inside the worker.
  */
-export function extractoStream(data: ExtractoData): Readable {
-  const { regular, bold } = pdfFonts()
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 40,
-    info: {
-      Title: `Extracto de caja de ${data.titular.nombre} ${data.titular.apellidos}`,
-      Author: data.empresa ?? 'Back-office de viviendas',
-      CreationDate: data.generado,
-    },
-  })
-  doc.registerFont('normal', regular)
-  doc.registerFont('negrita', bold)
-  layOut(doc, data).catch((err) => doc.destroy(err))
-  return doc
+let renderer: Worker | undefined
+const jobs = new Map<number, { out: Readable; started: (err?: Error) => void }>()
+let lastJob = 0
+
+function workerScript(): URL {
+  const built = new URL('./extracto-worker.js', import.meta.url)
+  if (existsSync(fileURLToPath(built))) return built
+  const entry = new URL('./caja-usuario.extracto-worker.ts', import.meta.url).href
+  // tsx's ESM API (its `tsx/esm/api` export), which a data: module cannot name by package.
+  const tsx = pathToFileURL(path.join(path.dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
+  const code = `import { tsImport } from ${JSON.stringify(tsx)}; await tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)})`
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`)
 }
 
-async function layOut(doc: PDFKit.PDFDocument, data: ExtractoData): Promise<void> {
-  const left = doc.page.margins.left
-  const width = doc.page.width - doc.page.margins.left - doc.page.margins.right
-  const cols = { fecha: 70, cantidad: 90, saldo: 90 }
-  const conceptoWidth = width - cols.fecha - cols.cantidad - cols.saldo - 18
-  const x = {
-    fecha: left,
-    concepto: left + cols.fecha + 6,
-    cantidad: left + cols.fecha + 6 + conceptoWidth + 6,
-    saldo: left + width - cols.saldo,
-  }
-  const bottom = () => doc.page.height - doc.page.margins.bottom - 20
-  const top = doc.page.margins.top
-  /** Below the column titles (they take 17 points). */
-  const HEADER = 17
-  const TOTALS = 80
-
-  doc.font('negrita').fontSize(16).text('Extracto de caja')
-  doc.moveDown(0.5)
-  const line = (label: string, value: string) => {
-    doc.font('negrita').fontSize(10).text(`${label}: `, { continued: true }).font('normal').text(value)
-  }
-  line('Empresa', data.empresa ?? 'Sin empresa')
-  line('Vivienda', data.titular.vivienda?.nombre ?? 'Sin vivienda')
-  line('Usuario', `${data.titular.nombre} ${data.titular.apellidos}`)
-  line('NIF', data.titular.nif)
-  line('Periodo', `del ${dayLabel(data.desde)} al ${dayLabel(data.hasta)}`)
-  doc.moveDown(0.5)
-  line('Saldo inicial', formatMoney(data.saldoInicial))
-  doc.moveDown(0.8)
-
-  // Measure every row (the same font and width as below) and count the pages the same way they are laid out.
-  doc.font('normal').fontSize(9)
-  const heights: number[] = []
-  let y = doc.y + HEADER
-  let pages = 1
-  if (!data.movimientos.length) y += doc.heightOfString('No hay movimientos en el periodo.')
-  for (let i = 0; i < data.movimientos.length; i++) {
-    if (i && i % ROWS_PER_SLICE === 0) await nextTurn()
-    const height = Math.max(
-      12,
-      doc.heightOfString((data.movimientos[i] as ExtractoData['movimientos'][number]).concepto, { width: conceptoWidth }),
-    )
-    heights.push(height)
-    if (y + height > bottom()) {
-      pages++
-      y = top + HEADER
+function pdfWorker(): Worker {
+  if (renderer) return renderer
+  const worker = new Worker(workerScript(), { workerData: { fonts: pdfFonts() } })
+  worker.on('message', (m: { id: number; chunk?: Uint8Array; end?: boolean; error?: string }) => {
+    const job = jobs.get(m.id)
+    if (!job) return
+    if (m.chunk) {
+      job.started()
+      job.out.push(Buffer.from(m.chunk))
+    } else {
+      jobs.delete(m.id)
+      if (m.end) {
+        job.started()
+        job.out.push(null)
+      } else {
+        const err = new Error(`statement PDF failed: ${m.error}`)
+        job.started(err)
+        job.out.destroy(err)
+      }
     }
-    y += height + 3
-  }
-  if (y + TOTALS > bottom()) pages++
-
-  let page = 1
-  const footer = () => {
-    // The footer sits in the bottom margin: with the margin in place, pdfkit would start a new page for it.
-    const bottomMargin = doc.page.margins.bottom
-    doc.page.margins.bottom = 0
-    const at = doc.page.height - bottomMargin - 8
-    doc.font('normal').fontSize(8)
-    doc.text(`Generado el ${formatDateTime(data.generado)}`, left, at, { width: width / 2, lineBreak: false })
-    doc.text(`Página ${page} de ${pages}`, left + width / 2, at, { width: width / 2, align: 'right', lineBreak: false })
-    doc.page.margins.bottom = bottomMargin
-  }
-  const newPage = () => {
-    footer()
-    doc.addPage()
-    page++
-  }
-  const header = () => {
-    const hy = doc.y
-    doc.font('negrita').fontSize(9)
-    doc.text('Fecha', x.fecha, hy, { width: cols.fecha, lineBreak: false })
-    doc.text('Concepto', x.concepto, hy, { width: conceptoWidth, lineBreak: false })
-    doc.text('Cantidad', x.cantidad, hy, { width: cols.cantidad, align: 'right', lineBreak: false })
-    doc.text('Saldo', x.saldo, hy, { width: cols.saldo, align: 'right', lineBreak: false })
-    doc
-      .moveTo(left, hy + 13)
-      .lineTo(left + width, hy + 13)
-      .lineWidth(0.5)
-      .stroke()
-    doc.x = left
-    doc.y = hy + HEADER
-  }
-  header()
-  doc.font('normal').fontSize(9)
-  if (!data.movimientos.length) doc.text('No hay movimientos en el periodo.', left, doc.y)
-  for (let i = 0; i < data.movimientos.length; i++) {
-    if (i && i % ROWS_PER_SLICE === 0) {
-      await nextTurn()
-      // The client went away: nobody reads the rest.
-      if (doc.destroyed) return
+  })
+  const lost = (err: Error) => {
+    if (renderer === worker) renderer = undefined
+    for (const job of jobs.values()) {
+      job.started(err)
+      job.out.destroy(err)
     }
-    const m = data.movimientos[i] as ExtractoData['movimientos'][number]
-    const height = heights[i] as number
-    if (doc.y + height > bottom()) {
-      newPage()
-      header()
-      doc.font('normal').fontSize(9)
-    }
-    const ry = doc.y
-    doc.text(formatDate(m.fecha), x.fecha, ry, { width: cols.fecha, lineBreak: false })
-    doc.text(formatMoney(m.cantidad), x.cantidad, ry, { width: cols.cantidad, align: 'right', lineBreak: false })
-    doc.text(formatMoney(m.saldo), x.saldo, ry, { width: cols.saldo, align: 'right', lineBreak: false })
-    doc.text(m.concepto, x.concepto, ry, { width: conceptoWidth })
-    doc.x = left
-    doc.y = ry + height + 3
+    jobs.clear()
   }
+  worker.on('error', lost)
+  worker.on('exit', (code) => lost(new Error(`statement PDF worker exited (${code})`)))
+  // It never keeps a process alive by itself (a CLI tool, a test file); after the listeners, which would ref it again.
+  worker.unref()
+  renderer = worker
+  return worker
+}
 
-  if (doc.y + TOTALS > bottom()) newPage()
-  doc
-    .moveTo(left, doc.y + 2)
-    .lineTo(left + width, doc.y + 2)
-    .lineWidth(0.5)
-    .stroke()
-  doc.x = left
-  doc.y += 8
-  line('Total ingresos', formatMoney(data.ingresos))
-  line('Total gastos', formatMoney(data.gastos))
-  line('Saldo final', formatMoney(data.saldoFinal))
-  footer()
-  doc.end()
+/**
+ * A statement's PDF, laid out in the worker thread and streamed as it comes. Resolves once its first bytes
+ * are there (so a failure to start is an error response, not a cut download); a missing font is said here,
+ * before anything is sent.
+ */
+async function renderPdf(data: ExtractoData): Promise<Readable> {
+  pdfFonts()
+  const id = ++lastJob
+  let started!: (err?: Error) => void
+  const ready = new Promise<void>((resolve, reject) => {
+    started = (err) => (err ? reject(err) : resolve())
+  })
+  const out = new Readable({
+    read() {},
+    destroy(err, callback) {
+      // The client went away: the worker stops laying it out.
+      if (jobs.delete(id)) renderer?.postMessage({ id, cancel: true })
+      callback(err)
+    },
+  })
+  jobs.set(id, { out, started })
+  pdfWorker().postMessage({ id, data })
+  await ready
+  return out
 }
 
 /** The whole PDF of a statement in memory (the warm-up, tests). */
 export async function extractoPdf(data: ExtractoData): Promise<Buffer> {
   const chunks: Buffer[] = []
-  for await (const chunk of extractoStream(data)) chunks.push(chunk as Buffer)
+  for await (const chunk of await renderPdf(data)) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks)
 }
 
 /** The statement of a resident as a PDF stream and its file name (the data is read before anything is sent). */
 export async function extracto(deps: AppDeps, actor: Actor, query: ExtractoQuery): Promise<{ pdf: Readable; nombre: string }> {
   const data = await extractoData(deps, actor, query)
-  return { pdf: extractoStream(data), nombre: `extracto-caja-${data.titular.nif}-${data.desde}-${data.hasta}.pdf` }
+  return { pdf: await renderPdf(data), nombre: `extracto-caja-${data.titular.nif}-${data.desde}-${data.hasta}.pdf` }
 }
 
 /**
