@@ -9,7 +9,12 @@ const external = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.optionalD
 )
 
 await build({
-  entryPoints: { server: 'src/server.ts', 'admin-create': 'src/cli/admin-create.ts' },
+  entryPoints: {
+    server: 'src/server.ts',
+    'admin-create': 'src/cli/admin-create.ts',
+    // The statement PDF's worker thread, found by the server beside itself (dist/extracto-worker.js).
+    'extracto-worker': 'src/modules/caja-usuario/caja-usuario.extracto-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
@@ -8,7 +8,7 @@ import { readConfig } from './config'
 import { type Database, openDatabase } from './db/client'
 import { type EmbeddedPostgres, StartError, startEmbeddedPostgres } from './db/embedded'
 import { scheduleDaily } from './lib/daily'
-import { ensurePrivateDir, ensurePrivateFile, writePrivateFile } from './lib/data-dir'
+import { ensurePrivateDir, ensurePrivateFile, readPrivateFile, UnsafePathError, writePrivateFile } from './lib/data-dir'
 import { smtpMailer } from './lib/mailer'
 import { warmUpExtracto } from './modules/caja-usuario/caja-usuario.extracto'
 import { runDailyJobs } from './modules/daily-jobs'
@@ -30,7 +30,7 @@ function jwtSecretFor(config: ReturnType<typeof readConfig>): string {
   const file = path.join(config.dataDir, 'jwt-secret')
   if (!existsSync(file)) writePrivateFile(file, randomBytes(48).toString('base64url'))
   ensurePrivateFile(file, notice)
-  return readFileSync(file, 'utf8').trim()
+  return readPrivateFile(file).trim()
 }
 
 async function main() {
@@ -128,7 +128,7 @@ async function main() {
         .catch((err) => log.warn({ err }, 'statement PDF warm-up failed'))
     })
   } catch (err) {
-    if (err instanceof StartError) console.error(`\n${err.message}\n`)
+    if (err instanceof StartError || err instanceof UnsafePathError) console.error(`\n${err.message}\n`)
     else console.error(err)
     await app?.close().catch(() => {})
     await database?.close().catch(() => {})

@@ -27,7 +27,24 @@ export const cajaMessages = {
   /** DECISIONS L3 and GUIDE (stale edits of money): the second of two editors. */
   cambiado: 'El movimiento ha cambiado desde que lo abriste. Vuelve a cargarlo.',
   usuarioRequerido: 'Indica el usuario (usuarioId o nif).',
+  extractoRangoLargo:
+    'Un extracto abarca como máximo un año (366 días). Elige un periodo más corto con las fechas «desde» y «hasta».',
+  extractoDemasiados:
+    'El periodo tiene más de 5.000 movimientos, el máximo de un extracto. Elige un periodo más corto con las fechas «desde» y «hasta» (por ejemplo, un trimestre).',
 } as const
+
+/**
+ * Limits of a statement PDF (GET /api/caja-usuario/extracto): at most one year of days and 5,000
+ * movements, so that one statement is made in a bounded time and memory; beyond them the request is
+ * refused with 400 and a message that says how to narrow it.
+ */
+export const EXTRACTO_MAX_DIAS = 366
+export const EXTRACTO_MAX_MOVIMIENTOS = 5000
+
+/** Days from `desde` to `hasta`, both included (YYYY-MM-DD). */
+export function diasDelRango(desde: string, hasta: string): number {
+  return Math.round((Date.parse(`${hasta}T00:00:00Z`) - Date.parse(`${desde}T00:00:00Z`)) / 86_400_000) + 1
+}
 
 /** SPEC §9: cash concept at most 150 characters. */
 export const CONCEPTO_MAX = 150
@@ -123,6 +140,10 @@ export const extractoQuerySchema = z
     path: ['nif'],
   })
   .refine(rango, { message: cajaMessages.rangoInvalido, path: ['hasta'] })
+  .refine((q) => !q.desde || !q.hasta || diasDelRango(q.desde, q.hasta) <= EXTRACTO_MAX_DIAS, {
+    message: cajaMessages.extractoRangoLargo,
+    path: ['hasta'],
+  })
 export type ExtractoQuery = z.infer<typeof extractoQuerySchema>
 
 /** Response headers of the ledger list (besides X-Total-Count), decimal strings like '1234.50'. */

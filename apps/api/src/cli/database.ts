@@ -3,6 +3,7 @@ import type { Config } from '../config'
 import { BackupError } from '../db/backup'
 import { type ConnectionTarget, type Database, openDatabase } from '../db/client'
 import { attachOrStartEmbedded, StartError } from '../db/embedded'
+import { UnsafePathError } from '../lib/data-dir'
 
 /**
  * The database a command-line tool works on: DATABASE_URL, or the embedded server of DATA_DIR (the
@@ -46,6 +47,24 @@ export function userPath(file: string): string {
 
 /** Prints a tool's failure for a person (no stack for the expected ones) and sets the exit code. */
 export function reportCliError(err: unknown, prefix: string): void {
-  console.error(err instanceof StartError || err instanceof BackupError ? err.message : `${prefix}: ${(err as Error).message}`)
-  process.exitCode = 1
+  const expected = err instanceof StartError || err instanceof BackupError || err instanceof UnsafePathError
+  console.error(expected ? err.message : `${prefix}: ${(err as Error).message}`)
+  process.exitCode ||= 1
+}
+
+/**
+ * Ctrl-C (SIGINT) or SIGTERM during a backup or restore: the first asks the work to stop cleanly (it
+ * removes what it wrote and rolls back), a second one ends the process at once.
+ */
+export function stopOnSignals(message: string): AbortSignal {
+  const controller = new AbortController()
+  const stop = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143)
+    console.error(message)
+    process.exitCode = signal === 'SIGINT' ? 130 : 143
+    controller.abort()
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  return controller.signal
 }

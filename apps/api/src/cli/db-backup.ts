@@ -1,11 +1,14 @@
+import { statSync } from 'node:fs'
+import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { readConfig } from '../config'
 import { backupDatabase } from '../db/backup'
-import { cliTarget, reportCliError, userPath } from './database'
+import { cliTarget, reportCliError, stopOnSignals, userPath } from './database'
 
 /**
  * DECISIONS R, backups: `npm run db:backup -- FILE` writes a compressed dump of the embedded server (also
- * while `npm start` runs: one consistent snapshot) or of DATABASE_URL.
+ * while `npm start` runs: one consistent snapshot) or of DATABASE_URL. The file is private (0600) and
+ * whole: it appears under its name only once complete; a failure or Ctrl-C leaves nothing behind.
  */
 const { positionals } = parseArgs({ allowPositionals: true, options: {} })
 if (positionals.length !== 1) {
@@ -13,12 +16,19 @@ if (positionals.length !== 1) {
   process.exit(2)
 }
 const file = userPath(positionals[0] as string)
+const folder = path.dirname(file)
+// Said before any server is started for the backup.
+if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+  console.error(`No se pudo escribir la copia en ${file}: la carpeta ${folder} no existe.`)
+  process.exit(1)
+}
 const config = readConfig(process.env, process.cwd())
+const signal = stopOnSignals('Interrumpiendo la copia…')
 try {
   const { target, done } = await cliTarget(config, false)
   try {
     const started = performance.now()
-    const manifest = await backupDatabase(target, file, { uploadsDir: config.uploadsDir })
+    const manifest = await backupDatabase(target, file, { uploadsDir: config.uploadsDir, signal })
     const rows = manifest.tables.reduce((n, t) => n + t.rows, 0)
     console.log(
       `Copia escrita en ${file}: ${manifest.tables.length} tablas, ${rows} filas, ${manifest.files?.count ?? 0} archivos subidos, PostgreSQL ${manifest.serverVersion}, en ${((performance.now() - started) / 1000).toFixed(1)} s.`,

@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { readConfig } from '../config'
 import { restoreDatabase } from '../db/backup'
-import { cliTarget, reportCliError, userPath } from './database'
+import { cliTarget, reportCliError, stopOnSignals, userPath } from './database'
 
 /**
  * DECISIONS R, backups: `npm run db:restore -- FILE` loads a dump made by `db:backup` into an empty
  * database (the embedded server of DATA_DIR, with the app stopped, or DATABASE_URL); into one with data
- * only with `--force`, which replaces it.
+ * only with `--force`, which replaces it. All or nothing: the file is checked whole first, then loaded in
+ * one transaction; any failure, Ctrl-C included, leaves the database and the uploads folder as they were.
  */
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { force: { type: 'boolean', default: false } } })
 if (positionals.length !== 1) {
@@ -20,12 +21,15 @@ if (!existsSync(file)) {
   process.exit(2)
 }
 const config = readConfig(process.env, process.cwd())
+const signal = stopOnSignals('Interrumpiendo la restauración: no se cambia nada…')
 try {
   const { target, done } = await cliTarget(config, true)
   try {
     const { manifest, upgraded, files } = await restoreDatabase(target, file, {
       force: values.force,
       uploadsDir: config.uploadsDir,
+      signal,
+      progress: (message) => console.log(message),
     })
     const rows = manifest.tables.reduce((n, t) => n + t.rows, 0)
     console.log(

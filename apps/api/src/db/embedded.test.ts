@@ -1,14 +1,18 @@
-import { execFileSync } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
 import {
   chmodSync,
   chownSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
+  symlinkSync,
+  unlinkSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,6 +21,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../test/build-test-app'
 import { gone, isAlive, login, postmasterPid, ROOT, type ServerProcess, startServer } from '../test/server-process'
+import { startEmbeddedPostgres } from './embedded'
 
 /**
  * DECISIONS R (embedded default, embedded safety) and D15: the real server process on its own PostgreSQL,
@@ -61,6 +66,55 @@ async function createEmpresa(base: string, token: string, nombre: string) {
   })
 }
 
+/** The system user PostgreSQL runs as under root, created if this run has not made it yet. */
+function systemUserIds(user: string): { uid: number; gid: number } {
+  try {
+    execFileSync('id', ['-u', user], { stdio: 'ignore' })
+  } catch {
+    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', user])
+  }
+  return {
+    uid: Number(execFileSync('id', ['-u', user], { encoding: 'utf8' })),
+    gid: Number(execFileSync('id', ['-g', user], { encoding: 'utf8' })),
+  }
+}
+
+/** A process that takes and releases a data directory's lock when told (test/lock-racer.ts). */
+function lockRacer(): { child: ChildProcess; send(line: string): void; next(): Promise<string> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/test/lock-racer.ts'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  const lines: string[] = []
+  const waiting: Array<(line: string) => void> = []
+  let buffer = ''
+  child.stdout?.setEncoding('utf8')
+  child.stdout?.on('data', (d: string) => {
+    buffer += d
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, nl)
+      buffer = buffer.slice(nl + 1)
+      const waiter = waiting.shift()
+      if (waiter) waiter(line)
+      else lines.push(line)
+    }
+  })
+  return {
+    child,
+    send: (line) => child.stdin?.write(`${line}\n`),
+    next: () => {
+      const line = lines.shift()
+      return line !== undefined ? Promise.resolve(line) : new Promise((resolve) => waiting.push(resolve))
+    },
+  }
+}
+
+/** A file's content, mode and owner: what a write or chown through a link would change. */
+const fileState = (file: string) => {
+  const st = statSync(file)
+  return { content: readFileSync(file, 'utf8'), mode: st.mode & 0o7777, uid: st.uid, gid: st.gid }
+}
+
 afterAll(async () => {
   for (const s of started) {
     if (s.child.exitCode === null && s.child.signalCode === null) {
@@ -94,13 +148,14 @@ describe.skipIf(testEngine() === 'pg')('the embedded PostgreSQL server', () => {
     const db = await connect(dataDir)
     try {
       const settings = await db.query(
-        "select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'listen_addresses')",
+        "select name, setting from pg_settings where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'listen_addresses', 'unix_socket_permissions')",
       )
       expect(Object.fromEntries(settings.rows.map((r) => [r.name, r.setting]))).toEqual({
         fsync: 'on',
         synchronous_commit: 'on',
         full_page_writes: 'on',
         listen_addresses: '',
+        unix_socket_permissions: '0700',
       })
       expect(Number((await db.query('show server_version_num')).rows[0].server_version_num)).toBeGreaterThanOrEqual(160000)
     } finally {
@@ -287,4 +342,163 @@ describe.skipIf(testEngine() === 'pg')('the embedded PostgreSQL server', () => {
     expect(prod.output()).toContain('JWT_SECRET')
     expect(existsSync(path.join(dataDir, 'pg'))).toBe(false)
   }, 30_000)
+
+  it('a pg/ that is not a whole cluster (no PG_VERSION, no global/pg_control) stops the start, names the ways out, deletes nothing', async () => {
+    const dataDir = newDataDir()
+    const first = await start({ dataDir })
+    await first.ready()
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+    const pgData = path.join(dataDir, 'pg')
+    const everything = () => execFileSync('find', [pgData, '-printf', '%p %s\n'], { encoding: 'utf8' })
+    const version = readFileSync(path.join(pgData, 'PG_VERSION'), 'utf8')
+
+    rmSync(path.join(pgData, 'PG_VERSION'))
+    const before = everything()
+    const second = await start({ dataDir })
+    expect(await second.exited).toBe(1)
+    expect(second.output()).toContain(
+      `La carpeta ${pgData} existe pero no es una base de datos completa de PostgreSQL (falta PG_VERSION)`,
+    )
+    expect(second.output()).toContain('no se borra')
+    expect(second.output()).toContain(`mv "${pgData}"`)
+    expect(second.output()).toContain('npm run db:restore -- --force')
+    expect(everything()).toBe(before)
+
+    writeFileSync(path.join(pgData, 'PG_VERSION'), version)
+    renameSync(path.join(pgData, 'global', 'pg_control'), path.join(dataDir, 'pg_control.aparte'))
+    const third = await start({ dataDir })
+    expect(await third.exited).toBe(1)
+    expect(third.output()).toContain(`(falta ${path.join('global', 'pg_control')})`)
+    expect(existsSync(path.join(pgData, 'base'))).toBe(true)
+
+    // Put back, it opens with its data.
+    renameSync(path.join(dataDir, 'pg_control.aparte'), path.join(pgData, 'global', 'pg_control'))
+    const fourth = await start({ dataDir })
+    await fourth.ready()
+    expect(fourth.output()).not.toContain('Datos de demostración cargados')
+    fourth.child.kill('SIGTERM')
+    expect(await fourth.exited).toBe(0)
+  }, 120_000)
+
+  it('two starts racing for a stale lock: exactly one wins, 100 rounds (a dead pid or a reused live one in server.lock)', async () => {
+    const dataDir = newDataDir()
+    const racers = [lockRacer(), lockRacer()]
+    try {
+      for (const r of racers) expect(await r.next()).toBe('ready')
+      const deadPid = spawnSync('true').pid
+      for (let round = 0; round < 100; round++) {
+        // Left by a process that died, or naming a live process that is not a server (a pid reused after a reboot).
+        writeFileSync(path.join(dataDir, 'server.lock'), `${round % 2 ? deadPid : process.pid}\n`, { mode: 0o600 })
+        for (const r of racers) r.send(`take ${dataDir}`)
+        const answers = await Promise.all(racers.map((r) => r.next()))
+        expect(
+          answers.filter((a) => a === 'won'),
+          `round ${round}: ${answers.join(' | ')}`,
+        ).toHaveLength(1)
+        const winner = racers[answers.indexOf('won')] as (typeof racers)[number]
+        expect(answers.find((a) => a !== 'won')).toBe(
+          `lost La carpeta de datos ${dataDir} ya está en uso por otro proceso (pid ${winner.child.pid}). Detén ese servidor o usa otra carpeta con DATA_DIR.`,
+        )
+        expect(readFileSync(path.join(dataDir, 'server.lock'), 'utf8').trim()).toBe(String(winner.child.pid))
+        winner.send('release')
+        expect(await winner.next()).toBe('released')
+      }
+    } finally {
+      for (const r of racers) r.child.kill()
+    }
+  }, 120_000)
+
+  it('without /proc (as on macOS), an orphaned server is still recognised through its socket; a stale postmaster.pid naming a reused pid is not', async () => {
+    const dataDir = newDataDir()
+    const first = await start({ dataDir, detached: true })
+    await first.ready()
+    const orphan = postmasterPid(dataDir)
+    first.child.kill('SIGKILL')
+    await first.exited
+    expect(isAlive(orphan)).toBe(true)
+    const notices: string[] = []
+    const server = await startEmbeddedPostgres({ dataDir, procfs: false, notice: (m) => notices.push(m) })
+    try {
+      expect(notices.join('\n')).toContain(`PostgreSQL huérfano de un arranque anterior (pid ${orphan})`)
+      expect(isAlive(orphan)).toBe(false)
+    } finally {
+      await server.stop()
+    }
+    // This test process is alive and is no PostgreSQL: its pid in postmaster.pid is stale, whatever /proc says.
+    const pgData = path.join(dataDir, 'pg')
+    writeFileSync(
+      path.join(pgData, 'postmaster.pid'),
+      `${process.pid}\n${pgData}\n1700000000\n5432\n${path.join(dataDir, 'run')}\n\n  1234567     12345\nready   \n`,
+      { mode: 0o600 },
+    )
+    const again = await startEmbeddedPostgres({ dataDir, procfs: false, notice: (m) => notices.push(m) })
+    await again.stop()
+    expect(notices.filter((m) => m.includes('huérfano'))).toHaveLength(1)
+  }, 120_000)
+
+  it.runIf(isRoot)(
+    'as root, writes and chowns nothing through a symbolic link planted where it writes',
+    async () => {
+      const { uid, gid } = systemUserIds('viviendas-pg')
+      const outside = mkdtempSync(path.join(tmpdir(), 'vb-victima-'))
+      dirs.push(outside)
+      const victim = path.join(outside, 'passwd')
+      writeFileSync(victim, 'root:x:0:0:root:/root:/bin/bash\n', { mode: 0o644 })
+      chmodSync(victim, 0o644)
+      const intact = fileState(victim)
+      const victimDir = path.join(outside, 'etc')
+      mkdirSync(victimDir, { mode: 0o755 })
+      const intactDir = { mode: statSync(victimDir).mode, uid: statSync(victimDir).uid }
+
+      // run/ belongs to the database's system user, who can plant a link where root writes initdb's password.
+      const dataDir = newDataDir()
+      const run = path.join(dataDir, 'run')
+      mkdirSync(run, { mode: 0o700 })
+      chownSync(run, uid, gid)
+      symlinkSync(victim, path.join(run, 'initdb-password'))
+      // An empty pg/ is initialised (only absent or empty ones are).
+      mkdirSync(path.join(dataDir, 'pg'), { mode: 0o700 })
+      const first = await start({ dataDir })
+      await first.ready()
+      expect(fileState(victim)).toEqual(intact)
+      expect(existsSync(path.join(run, 'initdb-password'))).toBe(false)
+      first.child.kill('SIGTERM')
+      expect(await first.exited).toBe(0)
+
+      // Files root writes in DATA_DIR: a link left there is refused, never followed.
+      for (const name of ['postgresql.log', 'pg-password', 'jwt-secret']) {
+        const real = path.join(dataDir, name)
+        renameSync(real, `${real}.aparte`)
+        symlinkSync(victim, real)
+        const server = await start({ dataDir })
+        expect(await server.exited, name).toBe(1)
+        expect(server.output()).toContain(`${real} es un enlace simbólico: por seguridad no se sigue`)
+        expect(fileState(victim), name).toEqual(intact)
+        unlinkSync(real)
+        renameSync(`${real}.aparte`, real)
+      }
+      // Folders root chmods and chowns for the system user: a link in their place is refused.
+      for (const name of ['run', 'pg']) {
+        const real = path.join(dataDir, name)
+        renameSync(real, `${real}.aparte`)
+        symlinkSync(victimDir, real)
+        const server = await start({ dataDir })
+        expect(await server.exited, name).toBe(1)
+        expect(server.output()).toContain('es un enlace simbólico')
+        expect({ mode: statSync(victimDir).mode, uid: statSync(victimDir).uid }, name).toEqual(intactDir)
+        unlinkSync(real)
+        renameSync(`${real}.aparte`, real)
+      }
+      // server.lock only says who owns the folder: a link there is replaced by the new file.
+      symlinkSync(victim, path.join(dataDir, 'server.lock'))
+      const last = await start({ dataDir })
+      await last.ready()
+      expect(lstatSync(path.join(dataDir, 'server.lock')).isFile()).toBe(true)
+      expect(fileState(victim)).toEqual(intact)
+      last.child.kill('SIGTERM')
+      expect(await last.exited).toBe(0)
+    },
+    180_000,
+  )
 })

@@ -1,28 +1,37 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import {
-  chownSync,
   closeSync,
+  constants,
   cpSync,
   existsSync,
-  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   realpathSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   symlinkSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs'
+import { createServer, connect as netConnect, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { ensurePrivateDir, ensurePrivateFile, type Notice, writePrivateFile } from '../lib/data-dir'
+import {
+  ensurePrivateDir,
+  ensurePrivateFile,
+  type Notice,
+  openPrivateLog,
+  readPrivateFile,
+  writePrivateFile,
+} from '../lib/data-dir'
 
 /**
  * DECISIONS R and D15: with no DATABASE_URL the app runs its own PostgreSQL server, from the binaries of the
@@ -94,6 +103,11 @@ export interface EmbeddedOptions {
   osUser?: string
   /** Restart PostgreSQL if it stops by itself while the app runs (the app answers 503 meanwhile). */
   restartOnExit?: boolean
+  /**
+   * Read processes through Linux's /proc (default: when it exists). Without it (macOS), an orphaned server
+   * is recognised through a connection to its socket instead.
+   */
+  procfs?: boolean
 }
 
 interface Binaries {
@@ -121,27 +135,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** The command line of a process (Linux /proc), or '' when it cannot be read. */
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')
-  } catch {
-    return ''
-  }
-}
-
-function parentPid(pid: number): number | undefined {
-  try {
-    // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after the last ')'.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-    return Number.isInteger(ppid) ? ppid : undefined
-  } catch {
-    return undefined
-  }
-}
-
-const isNodeProcess = (pid: number) => /(^|\/)node(\s|$)|\bnode\b/.test(cmdline(pid))
+/** Linux's /proc, where a process's working directory can be read; absent on macOS. */
+const hasProcfs = () => existsSync('/proc/self/stat')
 
 /** The platform's binaries, with the shared-library symlinks their install script would have made. */
 async function findBinaries(): Promise<Binaries> {
@@ -268,44 +263,147 @@ function reachableBinaries(bin: Binaries, who: RunAs, notice: Notice): string {
   return target
 }
 
-/** DECISIONS R, embedded safety: one process owns a data directory. */
-function acquireLock(dataDir: string): () => void {
-  const lockPath = path.join(dataDir, 'server.lock')
-  const mine = path.join(dataDir, `.server.lock.${process.pid}`)
-  writeFileSync(mine, String(process.pid), { mode: 0o600 })
+/**
+ * DECISIONS R, embedded safety: one process owns a data directory. The lock is one the kernel holds for
+ * the owning process and drops when it ends, however it ends, so there is never a stale lock to take over
+ * and no window in which two starts both win, and a pid reused after a reboot means nothing:
+ * - Linux: a listening Unix socket in the abstract namespace named after the folder (device and inode);
+ *   a second bind fails (EADDRINUSE) and a connection to it answers the owner's pid.
+ * - macOS and other BSDs: an exclusive, non-blocking flock taken as the file is opened (O_EXLOCK) on
+ *   `.server.flock`, which is never deleted (deleting a flock file lets two processes lock two files).
+ * `server.lock` keeps the owner's pid for people and tools; it is not the lock.
+ */
+export interface DataDirLock {
+  /** Drops the lock; resolves once the kernel has let it go (another process can take it from then on). */
+  release(): Promise<void>
+}
+
+/** Darwin's open(2) flags, which Node does not name (flock taken atomically with the open). */
+const O_EXLOCK = 0x20
+const O_NONBLOCK_DARWIN = 0x4
+
+const lockName = (dataDir: string) => {
+  const st = statSync(dataDir)
+  return `\0viviendas-backoffice:${st.dev}:${st.ino}`
+}
+const flockFile = (dataDir: string) => path.join(dataDir, '.server.flock')
+
+function inUse(dataDir: string, holder: number | undefined): StartError {
+  return new StartError(
+    `La carpeta de datos ${dataDir} ya está en uso por otro proceso${holder && holder > 0 ? ` (pid ${holder})` : ''}. ` +
+      'Detén ese servidor o usa otra carpeta con DATA_DIR.',
+  )
+}
+
+/** The pid written in server.lock (informative: the lock itself is the kernel's). */
+function lockFilePid(dataDir: string): number | undefined {
   try {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        // link() fails if the lock exists: taking it is atomic.
-        linkSync(mine, lockPath)
-        return () => {
-          try {
-            if (readFileSync(lockPath, 'utf8').trim() === String(process.pid)) unlinkSync(lockPath)
-          } catch {
-            /* already gone */
-          }
-        }
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-      }
-      const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10)
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder) && isNodeProcess(holder)) {
-        throw new StartError(
-          `La carpeta de datos ${dataDir} ya está en uso por otro proceso (pid ${holder}). ` +
-            'Detén ese servidor o usa otra carpeta con DATA_DIR.',
-        )
-      }
-      // Left by a process that no longer exists (or a pid now used by something else): take it over.
-      try {
-        unlinkSync(lockPath)
-      } catch {
-        /* someone else took it over first; try again */
-      }
-    }
-    throw new StartError(`No se pudo bloquear la carpeta de datos ${dataDir}.`)
-  } finally {
-    rmSync(mine, { force: true })
+    const pid = Number.parseInt(readPrivateFile(path.join(dataDir, 'server.lock')), 10)
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined
+  } catch {
+    return undefined
   }
+}
+
+/** Takes the data directory for this process, or throws a StartError naming the owner. */
+export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
+  const lockFile = path.join(dataDir, 'server.lock')
+  let drop: () => Promise<void>
+  if (process.platform === 'linux') {
+    const server: Server = createServer((socket) => {
+      socket.on('error', () => {})
+      socket.end(`${process.pid}\n`)
+    })
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(lockName(dataDir), () => resolve())
+      })
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw inUse(dataDir, await lockHolder(dataDir))
+      throw err
+    }
+    // The lock must not keep the process alive (a CLI tool ends when its work does).
+    server.unref()
+    // The socket is closed on a later turn of the event loop: the lock is free once close() calls back.
+    drop = () => new Promise((resolve) => server.close(() => resolve()))
+  } else {
+    let fd: number
+    try {
+      fd = openSync(
+        flockFile(dataDir),
+        constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW | O_EXLOCK | O_NONBLOCK_DARWIN,
+        0o600,
+      )
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'EAGAIN' || code === 'EWOULDBLOCK') throw inUse(dataDir, lockFilePid(dataDir))
+      throw err
+    }
+    drop = async () => closeSync(fd)
+  }
+  try {
+    writePrivateFile(lockFile, `${process.pid}\n`)
+  } catch (err) {
+    await drop()
+    throw err
+  }
+  let released = false
+  return {
+    async release() {
+      if (released) return
+      released = true
+      if (lockFilePid(dataDir) === process.pid) {
+        try {
+          unlinkSync(lockFile)
+        } catch {
+          /* already gone */
+        }
+      }
+      await drop()
+    },
+  }
+}
+
+/**
+ * The pid of the live process holding a data directory's lock, or undefined when nobody holds it (asked
+ * of the kernel's lock itself, so a dead owner or a reused pid never counts).
+ */
+export async function lockHolder(dataDir: string): Promise<number | undefined> {
+  if (!existsSync(dataDir)) return undefined
+  if (process.platform === 'linux') {
+    return new Promise((resolve) => {
+      const socket = netConnect(lockName(dataDir))
+      let answer = ''
+      const timer = setTimeout(() => {
+        socket.destroy()
+        // Someone holds it but does not answer (busy): held, pid from the file.
+        resolve(lockFilePid(dataDir) ?? -1)
+      }, 5000)
+      socket.setEncoding('utf8')
+      socket.on('data', (d) => {
+        answer += d
+      })
+      socket.on('end', () => {
+        clearTimeout(timer)
+        const pid = Number.parseInt(answer, 10)
+        resolve(Number.isInteger(pid) && pid > 0 ? pid : (lockFilePid(dataDir) ?? -1))
+      })
+      socket.on('error', () => {
+        clearTimeout(timer)
+        resolve(undefined)
+      })
+    })
+  }
+  let fd: number
+  try {
+    fd = openSync(flockFile(dataDir), constants.O_RDONLY | constants.O_NOFOLLOW | O_EXLOCK | O_NONBLOCK_DARWIN)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    return code === 'EAGAIN' || code === 'EWOULDBLOCK' ? (lockFilePid(dataDir) ?? -1) : undefined
+  }
+  closeSync(fd)
+  return undefined
 }
 
 /** postmaster.pid: pid, data dir, start time, port, socket dir, listen address, shmem key, status. */
@@ -320,12 +418,42 @@ function readPostmasterPid(pgData: string): { pid: number; socketDir?: string; p
   }
 }
 
-/** Does this live process serve the given cluster? (its working directory is the data directory) */
-function servesCluster(pid: number, pgData: string): boolean {
+/** Does this live process serve the given cluster? (Linux: its working directory is the data directory) */
+function servesClusterProc(pid: number, pgData: string): boolean {
   try {
     return realpathSync(readlinkSync(`/proc/${pid}/cwd`)) === realpathSync(pgData)
   } catch {
-    return cmdline(pid).includes(pgData)
+    return false
+  }
+}
+
+/**
+ * Without /proc: does a PostgreSQL answer on the socket this cluster's postmaster.pid names, for this data
+ * directory? A server error (starting up, a refused password) still means a PostgreSQL listens there.
+ */
+async function servesClusterSocket(
+  found: { socketDir?: string; port?: number },
+  pgData: string,
+  password: string,
+): Promise<boolean> {
+  if (!found.socketDir) return false
+  const client = new pg.Client({
+    host: found.socketDir,
+    port: found.port ?? SOCKET_PORT,
+    user: SUPERUSER,
+    password,
+    database: 'postgres',
+    connectionTimeoutMillis: 3000,
+  })
+  client.on('error', () => {})
+  try {
+    await client.connect()
+    const { rows } = await client.query<{ data_directory: string }>('show data_directory')
+    return realpathSync(rows[0]?.data_directory ?? '') === realpathSync(pgData)
+  } catch (err) {
+    return typeof (err as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((err as { code: string }).code)
+  } finally {
+    await client.end().catch(() => {})
   }
 }
 
@@ -340,22 +468,19 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
 
 /**
  * DECISIONS R: after the Node process alone was killed, its PostgreSQL keeps running. Find it through
- * postmaster.pid, make sure it serves this data directory and is nobody else's, and stop it.
+ * postmaster.pid and make sure it serves this data directory (Linux: /proc; elsewhere: a connection
+ * through its socket); then stop it. The caller holds the data directory's lock, so no live app owns it.
  */
-async function reclaimOrphan(pgData: string, notice: Notice): Promise<void> {
+async function reclaimOrphan(pgData: string, notice: Notice, password: string, procfs: boolean): Promise<void> {
   const found = readPostmasterPid(pgData)
   if (!found) return
   const { pid } = found
-  if (!isAlive(pid) || !servesCluster(pid, pgData)) {
-    // A stale file (PostgreSQL would also refuse to start while its pid belongs to another live process).
+  const serves = isAlive(pid) && (procfs ? servesClusterProc(pid, pgData) : await servesClusterSocket(found, pgData, password))
+  if (!serves) {
+    // A stale file (its pid gone, or reused by another process after a reboot): PostgreSQL would refuse
+    // to start while that pid is alive.
     rmSync(path.join(pgData, 'postmaster.pid'), { force: true })
     return
-  }
-  const parent = parentPid(pid)
-  if (parent && parent !== process.pid && parent !== 1 && isNodeProcess(parent)) {
-    throw new StartError(
-      `El PostgreSQL de ${pgData} (pid ${pid}) pertenece a otro proceso en marcha (pid ${parent}). Detén ese servidor primero.`,
-    )
   }
   notice(`PostgreSQL huérfano de un arranque anterior (pid ${pid}) en esta carpeta de datos: se detiene antes de arrancar.`)
   process.kill(pid, 'SIGINT')
@@ -409,6 +534,96 @@ async function tryConnect(config: ConnectionConfig): Promise<true | Error> {
   }
 }
 
+type ClusterState = { state: 'absent' | 'empty' | 'complete' } | { state: 'incomplete'; missing: string }
+
+/** What `pg/` holds: nothing yet, a whole cluster, or something else (never initialised over, never deleted). */
+function clusterState(pgData: string): ClusterState {
+  let entries: string[]
+  try {
+    entries = readdirSync(pgData)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return { state: 'absent' }
+    if (code === 'ENOTDIR') return { state: 'incomplete', missing: 'no es una carpeta' }
+    throw err
+  }
+  if (!entries.length) return { state: 'empty' }
+  const missing = ['PG_VERSION', path.join('global', 'pg_control')].filter((f) => !existsSync(path.join(pgData, f)))
+  return missing.length ? { state: 'incomplete', missing: `falta ${missing.join(' y ')}` } : { state: 'complete' }
+}
+
+function incompleteCluster(pgData: string, missing: string): StartError {
+  const aside = `${pgData}.incompleta-${new Date().toISOString().slice(0, 10)}`
+  return new StartError(
+    [
+      `La carpeta ${pgData} existe pero no es una base de datos completa de PostgreSQL (${missing}).`,
+      'No se arranca, no se inicializa encima y no se borra: podría contener los datos de tu empresa.',
+      'Salidas:',
+      `  - si tienes una copia (npm run db:backup): aparta la carpeta (mv "${pgData}" "${aside}"), arranca para crear una base de datos vacía, detén el servidor y ejecuta npm run db:restore -- --force copia.vbdump;`,
+      `  - si no necesitas lo que contiene: apártala igual (mv "${pgData}" "${aside}") y arranca; se creará una base de datos nueva;`,
+      '  - si la carpeta se ha dañado (un disco, una copia de archivos a medias), guárdala tal cual y consulta a quien administre el equipo antes de tocarla.',
+    ].join('\n'),
+  )
+}
+
+/**
+ * First start: initdb into `pg.creando` beside `pg`, then a rename makes it `pg`. A start cut short leaves
+ * only `pg.creando`, which never held data and is made again; `pg` itself is a whole cluster or absent.
+ */
+async function initCluster(options: {
+  pgData: string
+  runDir: string
+  passwordFile: string
+  initdbBin: string
+  who: RunAs | undefined
+  owner: { uid: number; gid: number } | undefined
+  notice: Notice
+}): Promise<void> {
+  const { pgData, runDir, passwordFile, initdbBin, who, owner, notice } = options
+  const staging = `${pgData}.creando`
+  rmSync(staging, { recursive: true, force: true })
+  ensurePrivateDir(staging, 0o700, notice, owner, { noFollow: true })
+  const password = randomBytes(24).toString('base64url')
+  writePrivateFile(passwordFile, `${password}\n`)
+  // run/ belongs to the system user: a new private file renamed into place, never a write through a link.
+  const pwfile = path.join(runDir, 'initdb-password')
+  writePrivateFile(pwfile, `${password}\n`, owner)
+  try {
+    const init = await runTool(
+      initdbBin,
+      [
+        '--pgdata',
+        staging,
+        '--username',
+        SUPERUSER,
+        '--pwfile',
+        pwfile,
+        '--auth',
+        'scram-sha-256',
+        '--encoding',
+        'UTF8',
+        // Unicode-aware lower()/upper() with a byte-order collation, the same on every machine.
+        '--locale-provider',
+        'builtin',
+        '--builtin-locale',
+        'C.UTF-8',
+        '--locale',
+        'C',
+        '--no-instructions',
+      ],
+      who,
+    )
+    if (init.code !== 0) {
+      throw new StartError(`initdb no ha podido crear la base de datos en ${pgData}:\n${init.output.trim()}`)
+    }
+  } finally {
+    rmSync(pwfile, { force: true })
+  }
+  // An empty pg/ (made by hand, or by an earlier version) gives way; rmdir refuses anything that is not empty.
+  if (existsSync(pgData)) rmdirSync(pgData)
+  renameSync(staging, pgData)
+}
+
 /** Starts (initialising on first use) the embedded PostgreSQL of `dataDir`. */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres> {
   const notice = options.notice ?? (() => {})
@@ -446,9 +661,20 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     mkdirSync(parent, { recursive: true, mode: 0o755 })
   }
   ensurePrivateDir(dataDir, who ? 0o710 : 0o700, notice, who ? { uid: process.getuid?.() ?? 0, gid: who.gid } : undefined)
-  const release = acquireLock(dataDir)
+  const lock = await lockDataDir(dataDir)
+  const release = () => void lock.release()
   let child: ChildProcess | undefined
   try {
+    if (who) {
+      // As root, pg/ and run/ are handed to the system user: a link in their place would hand over its target.
+      for (const folder of [pgData, path.join(dataDir, 'run')]) {
+        if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink()) {
+          throw new StartError(
+            `${folder} es un enlace simbólico: por seguridad no se sigue cuando el servidor arranca como root. Sustitúyelo por la carpeta a la que apunta (mv) y vuelve a arrancar.`,
+          )
+        }
+      }
+    }
     const versionFile = path.join(pgData, 'PG_VERSION')
     if (existsSync(versionFile)) {
       const found = Number.parseInt(readFileSync(versionFile, 'utf8'), 10)
@@ -463,68 +689,36 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         )
       }
     }
+    // Only an absent or empty pg/ is initialised; anything else that is not a whole cluster stops the start.
+    const cluster = clusterState(pgData)
+    if (cluster.state === 'incomplete') throw incompleteCluster(pgData, cluster.missing)
 
     const passwordFile = path.join(dataDir, 'pg-password')
     const runDir = path.join(dataDir, 'run')
     const owner = who ? { uid: who.uid, gid: who.gid } : undefined
-    ensurePrivateDir(runDir, 0o700, notice, owner)
+    // As root, these folders belong to the system user: never chmod/chown through a link found at their name.
+    const noFollow = { noFollow: Boolean(who) }
+    ensurePrivateDir(runDir, 0o700, notice, owner, noFollow)
     let socketDir = runDir
     if (Buffer.byteLength(path.join(runDir, `.s.PGSQL.${SOCKET_PORT}`)) > MAX_SOCKET_PATH) {
       // A deep DATA_DIR: the socket goes to a short private folder instead.
       socketDir = path.join(tmpdir(), `vb-pg-${randomBytes(6).toString('hex')}`)
-      ensurePrivateDir(socketDir, 0o700, notice, owner)
+      ensurePrivateDir(socketDir, 0o700, notice, owner, noFollow)
     }
 
-    if (!existsSync(versionFile)) {
-      // First start (or an initialisation cut short: nothing usable is there yet).
-      if (existsSync(pgData)) rmSync(pgData, { recursive: true, force: true })
-      ensurePrivateDir(pgData, 0o700, notice, owner)
-      const password = randomBytes(24).toString('base64url')
-      writePrivateFile(passwordFile, `${password}\n`)
-      const pwfile = path.join(runDir, 'initdb-password')
-      writeFileSync(pwfile, `${password}\n`, { mode: 0o600 })
-      if (owner) chownSync(pwfile, owner.uid, owner.gid)
-      try {
-        const init = await runTool(
-          initdbBin,
-          [
-            '--pgdata',
-            pgData,
-            '--username',
-            SUPERUSER,
-            '--pwfile',
-            pwfile,
-            '--auth',
-            'scram-sha-256',
-            '--encoding',
-            'UTF8',
-            // Unicode-aware lower()/upper() with a byte-order collation, the same on every machine.
-            '--locale-provider',
-            'builtin',
-            '--builtin-locale',
-            'C.UTF-8',
-            '--locale',
-            'C',
-            '--no-instructions',
-          ],
-          who,
-        )
-        if (init.code !== 0) {
-          throw new StartError(`initdb no ha podido crear la base de datos en ${pgData}:\n${init.output.trim()}`)
-        }
-      } finally {
-        rmSync(pwfile, { force: true })
-      }
+    if (cluster.state !== 'complete') {
+      await initCluster({ pgData, runDir, passwordFile, initdbBin, who, owner, notice })
       notice(`Base de datos PostgreSQL ${bin.major} creada en ${pgData}.`)
     }
-    ensurePrivateDir(pgData, 0o700, notice, owner)
+    ensurePrivateDir(pgData, 0o700, notice, owner, noFollow)
     ensurePrivateFile(passwordFile, notice)
     if (!existsSync(passwordFile)) {
       throw new StartError(`Falta ${passwordFile}, la contraseña de la base de datos integrada.`)
     }
-    const password = readFileSync(passwordFile, 'utf8').trim()
+    const password = readPrivateFile(passwordFile).trim()
+    const procfs = options.procfs ?? hasProcfs()
 
-    await reclaimOrphan(pgData, notice)
+    await reclaimOrphan(pgData, notice, password, procfs)
 
     const logFile = path.join(dataDir, 'postgresql.log')
     const connection: ConnectionConfig = {
@@ -543,6 +737,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       'listen_addresses=',
       '-c',
       `unix_socket_directories=${socketDir}`,
+      // Only the server's own user may connect through the socket (root passes any permission).
+      '-c',
+      'unix_socket_permissions=0700',
       '-c',
       `port=${SOCKET_PORT}`,
       '-c',
@@ -557,7 +754,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     let exited: Promise<void> = Promise.resolve()
     const launch = async (): Promise<void> => {
       ensurePrivateFile(logFile, notice)
-      const fd = openSync(logFile, 'a', 0o600)
+      const fd = openPrivateLog(logFile)
       const offset = statSync(logFile).size
       try {
         child = spawn(postgresBin, args, {
@@ -612,7 +809,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         await sleep(delay)
         if (stopping) break
         try {
-          await reclaimOrphan(pgData, notice)
+          await reclaimOrphan(pgData, notice, password, procfs)
           await launch()
           notice('PostgreSQL vuelve a estar disponible.')
           break
@@ -703,14 +900,14 @@ export async function attachOrStartEmbedded(
 ): Promise<{ connection: ConnectionConfig; admin: ConnectionConfig; stop(): Promise<void> }> {
   const dir = path.resolve(dataDir)
   const running = readPostmasterPid(path.join(dir, 'pg'))
-  const holder = runningOwner(dir)
+  const holder = await lockHolder(dir)
   if (holder && exclusive) {
     throw new StartError(
-      `El servidor de la aplicación (pid ${holder}) está usando ${dir}. Detenlo antes de continuar (Ctrl-C en su terminal).`,
+      `El servidor de la aplicación${holder > 0 ? ` (pid ${holder})` : ''} está usando ${dir}. Detenlo antes de continuar (Ctrl-C en su terminal).`,
     )
   }
   if (running?.socketDir && holder && isAlive(running.pid)) {
-    const password = readFileSync(path.join(dir, 'pg-password'), 'utf8').trim()
+    const password = readPrivateFile(path.join(dir, 'pg-password')).trim()
     const connection = {
       host: running.socketDir,
       port: running.port ?? SOCKET_PORT,
@@ -724,17 +921,7 @@ export async function attachOrStartEmbedded(
   return server
 }
 
-/** The pid of the live process that owns a data directory, if any. */
-export function runningOwner(dataDir: string): number | undefined {
-  try {
-    const pid = Number.parseInt(readFileSync(path.join(dataDir, 'server.lock'), 'utf8'), 10)
-    return Number.isInteger(pid) && pid !== process.pid && isAlive(pid) && isNodeProcess(pid) ? pid : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** True when the folder holds an embedded cluster (for tools that must not create one by accident). */
 export function hasEmbeddedCluster(dataDir: string): boolean {
-  return existsSync(path.join(path.resolve(dataDir), 'pg', 'PG_VERSION'))
+  return clusterState(path.join(path.resolve(dataDir), 'pg')).state === 'complete'
 }

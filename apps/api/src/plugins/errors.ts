@@ -1,6 +1,7 @@
-import { AppError, defaultMessages, type ErrorBody, type ErrorCode, statusByCode } from '@vb/shared'
+import { AppError, defaultMessages, type ErrorBody, type ErrorCode, statusByCode, uploadMessages } from '@vb/shared'
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { MissingFontError } from '../lib/fonts'
 import { pgError } from '../lib/records'
 
 const contextMessages: Record<string, string> = {
@@ -39,19 +40,39 @@ const UNAVAILABLE_ERRNOS = new Set([
 const UNAVAILABLE_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|connection error|Connection terminated due to connection timeout/i
 
-/**
- * Issue 'faults' item 1: a failure to reach PostgreSQL (down, restarting, connections terminated, a
- * statement or connection timeout) answers 503 SERVICE_UNAVAILABLE, never 500.
- */
-export function isDatabaseUnavailable(err: unknown): boolean {
+/** System calls of a connection to the database: an errno from any other (open, stat…) is about a file. */
+const NETWORK_SYSCALLS = new Set(['connect', 'read', 'write', 'writev', 'getaddrinfo', 'shutdown'])
+
+/** The error and its causes (Drizzle wraps the driver's error). */
+function* chain(err: unknown): Generator<{ code?: unknown; message?: unknown; syscall?: unknown; path?: unknown }> {
   let e: unknown = err
   for (let i = 0; i < 5 && e; i++) {
-    const { code, message } = e as { code?: unknown; message?: unknown }
-    if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_ERRNOS.has(code))) return true
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true
+    yield e as { code?: unknown; message?: unknown; syscall?: unknown; path?: unknown }
     e = (e as { cause?: unknown }).cause
   }
+}
+
+/**
+ * Issue 'faults' item 1: a failure to reach PostgreSQL (down, restarting, connections terminated, a
+ * statement or connection timeout) answers 503 SERVICE_UNAVAILABLE, never 500. Only errors of the driver
+ * and of its connection count: an ENOENT of a file (an upload, a font) is not the database being away,
+ * while an ENOENT of `connect` is (the embedded server's socket is gone while it restarts).
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (const { code, message, syscall, path } of chain(err)) {
+    if (typeof code === 'string' && UNAVAILABLE_STATES.test(code)) return true
+    if (typeof code === 'string' && UNAVAILABLE_ERRNOS.has(code) && typeof path !== 'string') {
+      if (syscall === undefined || NETWORK_SYSCALLS.has(String(syscall))) return true
+    }
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true
+  }
   return false
+}
+
+/** A file the server expected on disk and did not find (an uploaded file removed by hand, say). */
+function missingFile(err: unknown): string | undefined {
+  for (const { code, path } of chain(err)) if (code === 'ENOENT' && typeof path === 'string') return path
+  return undefined
 }
 
 /** Maps every failure to DECISIONS A3's body; 5xx never carry internals. */
@@ -88,6 +109,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       out = body('UNSUPPORTED_MEDIA_TYPE')
     } else if (err.statusCode === 429) {
       out = body('RATE_LIMITED')
+    } else if (err instanceof MissingFontError) {
+      // Our installation lacks a font: a fault of ours, said as such.
+      request.log.error({ font: err.font, err: err.message }, 'PDF font missing')
+      return reply.code(500).send(body('INTERNAL'))
+    } else if (missingFile(err)) {
+      request.log.error({ path: missingFile(err) }, 'file missing on disk')
+      return reply.code(404).send(body('NOT_FOUND', uploadMessages.noEncontrado))
     } else if (isDatabaseUnavailable(err)) {
       out = body('SERVICE_UNAVAILABLE')
       reply.header('Retry-After', '30')

@@ -1,4 +1,6 @@
 import {
+  EXTRACTO_MAX_DIAS,
+  EXTRACTO_MAX_MOVIMIENTOS,
   errorBodySchema,
   extractoQuerySchema,
   movimientoCajaCreateSchema,
@@ -33,7 +35,10 @@ export const cajaUsuarioRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           '`nif` (en cualquier caso) o `usuarioId`; `desde` y `hasta` en AAAA-MM-DD (días de Madrid, ambos incluidos). ' +
           'PDF en español: empresa y vivienda, nombre y NIF, saldo inicial, cada movimiento con su saldo, totales de ' +
-          'ingresos y gastos, saldo final y fecha de generación. Pídelo con fetch (lleva el token) y descárgalo como blob.',
+          'ingresos y gastos, saldo final y fecha de generación. Pídelo con fetch (lleva el token) y descárgalo como blob. ' +
+          `Límites: un periodo de ${EXTRACTO_MAX_DIAS} días como máximo y ${EXTRACTO_MAX_MOVIMIENTOS} movimientos como máximo; ` +
+          'más allá, 400 con un mensaje que dice cómo acotarlo. Totales y filas salen de una misma instantánea de la base de datos; ' +
+          'el PDF se envía a medida que se compone (sin Content-Length).',
         querystring: extractoQuerySchema,
         produces: ['application/pdf'],
         response: {

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
+import { Writable } from 'node:stream'
 import { cajaMessages } from '@vb/shared'
-import { eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { cajaUsuario } from '../../db/schema'
+import { cajaUsuario, logs } from '../../db/schema'
+import { usePdfFontFiles } from '../../lib/fonts'
 import { samplePng } from '../../lib/sample-files'
-import type { TestApp, TestWorker } from '../../test/build-test-app'
+import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
 import { makeMovimientoCaja, makeUsuario } from '../../test/factories'
 import { multipart } from '../../test/files'
 import { pdfLines, pdfPages } from '../../test/pdf-text'
@@ -432,5 +434,117 @@ describe('GET /api/caja-usuario/extracto: the statement PDF', () => {
     const footers = lines.filter((l) => l.startsWith('Generado el '))
     expect(footers).toHaveLength(pages)
     expect(footers.at(-1)).toMatch(new RegExp(`Página ${pages} de ${pages}$`))
+  })
+})
+
+describe('the statement is bounded and consistent', () => {
+  const extracto = (qs: string) => t.as(admin, { method: 'GET', url: `/api/caja-usuario/extracto?${qs}` })
+
+  it('refuses a range longer than a year with 400 and a message that says how to narrow it; a year is fine', async () => {
+    const u = await makeUsuario(t.db, homeA.id)
+    const long = await extracto(`usuarioId=${u.id}&desde=2025-01-01&hasta=2026-01-02`)
+    expect(long.statusCode).toBe(400)
+    expect(long.json().fieldErrors).toEqual({ hasta: cajaMessages.extractoRangoLargo })
+    expect(cajaMessages.extractoRangoLargo).toMatch(/como máximo un año.*periodo más corto/)
+    // Only `desde`: up to today (21/11/2026), computed by the server, and refused the same way.
+    const open = await extracto(`usuarioId=${u.id}&desde=2024-06-01`)
+    expect(open.statusCode).toBe(400)
+    expect(open.json().message).toBe(cajaMessages.extractoRangoLargo)
+    // 366 days, both ends included: the longest range allowed.
+    expect((await extracto(`usuarioId=${u.id}&desde=2025-01-01&hasta=2026-01-01`)).statusCode).toBe(200)
+    expect((await extracto(`usuarioId=${u.id}&desde=2024-01-01&hasta=2024-12-31`)).statusCode).toBe(200)
+  })
+
+  it('refuses more than 5,000 movements with 400 and says how to narrow it; 5,000 are printed, the last row’s balance the closing one', async () => {
+    const u = await makeUsuario(t.db, homeA.id)
+    await t.db.insert(cajaUsuario).values(
+      Array.from({ length: 5001 }, (_, i) => ({
+        concepto: `Movimiento ${i}`,
+        cantidad: i % 2 ? '-1.25' : '2.50',
+        fecha: new Date(Date.UTC(2026, 0, 1) + i * 90 * 60_000),
+        usuarioId: u.id,
+      })),
+    )
+    const tooMany = await extracto(`usuarioId=${u.id}&desde=2026-01-01&hasta=2026-12-31`)
+    expect(tooMany.statusCode).toBe(400)
+    expect(tooMany.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: cajaMessages.extractoDemasiados })
+    expect(cajaMessages.extractoDemasiados).toMatch(/más de 5\.000 movimientos.*periodo más corto/)
+    const [last] = await t.db
+      .select()
+      .from(cajaUsuario)
+      .where(eq(cajaUsuario.usuarioId, u.id))
+      .orderBy(desc(cajaUsuario.fecha))
+      .limit(1)
+    await t.db.delete(cajaUsuario).where(eq(cajaUsuario.id, last?.id as number))
+    const res = await extracto(`usuarioId=${u.id}&desde=2026-01-01&hasta=2026-12-31`)
+    expect(res.statusCode).toBe(200)
+    const lines = await pdfLines(res.rawPayload)
+    const rows = lines.filter((l) => /^\d\d\/\d\d\/2026 Movimiento /.test(l))
+    expect(rows).toHaveLength(5000)
+    expect(lines).toContain('Saldo final: 3125,00 €')
+    expect(rows.at(-1)).toMatch(/ 3125,00 €$/)
+  }, 60_000)
+
+  it('reads the totals and the rows in one snapshot: a concurrent insert never makes the closing balance disagree with the last row', async () => {
+    const u = await makeUsuario(t.db, homeA.id)
+    await t.db.insert(cajaUsuario).values(
+      Array.from({ length: 200 }, (_, i) => ({
+        concepto: `Antes ${i}`,
+        cantidad: '1.00',
+        fecha: new Date(Date.UTC(2026, 9, 1 + (i % 9), 10)),
+        usuarioId: u.id,
+      })),
+    )
+    // Another connection writes movements into the same month as fast as it can, committing each one.
+    const writer = await t.database.pool.connect()
+    let writing = true
+    let written = 0
+    const writes = (async () => {
+      while (writing && written < 1500) {
+        await writer.query(
+          "insert into caja_usuario (concepto, cantidad, fecha, usuario_id) values ('Escrito a la vez', 0.01, '2026-10-20T10:00:00Z', $1)",
+          [u.id],
+        )
+        written++
+      }
+    })()
+    try {
+      for (let round = 0; round < 20; round++) {
+        const res = await extracto(`usuarioId=${u.id}&desde=2026-10-01&hasta=2026-10-31`)
+        expect(res.statusCode).toBe(200)
+        const lines = await pdfLines(res.rawPayload)
+        const rows = lines.filter((l) => /^\d\d\/10\/2026 /.test(l))
+        const closing = lines.find((l) => l.startsWith('Saldo final: '))?.slice('Saldo final: '.length)
+        expect(rows.at(-1)?.endsWith(` ${closing}`), `round ${round}: ${rows.at(-1)} / ${closing}`).toBe(true)
+      }
+    } finally {
+      writing = false
+      await writes
+      writer.release()
+    }
+    expect(written).toBeGreaterThan(20)
+  }, 60_000)
+
+  it('a missing font answers 500 with a log line of its own, not an outage', async () => {
+    const lines: Array<Record<string, unknown>> = []
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line))
+        done()
+      },
+    })
+    const logged = await buildTestApp({ database: t.database, clock, logger: { level: 'info', stream: sink } })
+    usePdfFontFiles({ regular: '/no/existe/DejaVuSans.ttf', bold: '/no/existe/DejaVuSans-Bold.ttf' })
+    try {
+      const u = await makeUsuario(t.db, homeA.id)
+      const res = await logged.as(admin, { method: 'GET', url: `/api/caja-usuario/extracto?usuarioId=${u.id}` })
+      expect([res.statusCode, res.json().code]).toEqual([500, 'INTERNAL'])
+      expect(res.headers['retry-after']).toBeUndefined()
+      expect(lines.find((l) => l.msg === 'PDF font missing')).toMatchObject({ level: 50, font: '/no/existe/DejaVuSans.ttf' })
+      expect(lines.some((l) => l.msg === 'database unavailable')).toBe(false)
+    } finally {
+      usePdfFontFiles()
+      await logged.app.close()
+    }
   })
 })

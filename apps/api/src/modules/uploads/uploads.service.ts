@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { chmod, readdir, rename, rm, stat } from 'node:fs/promises'
+import { chmod, type FileHandle, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import {
@@ -236,12 +236,20 @@ export async function serveUpload(
   if (!worker?.activo) throw new AppError('FORBIDDEN', uploadMessages.enlaceCaducado)
   const row = await visibleUpload(deps.db, worker, id)
   if (!row) throw new AppError('NOT_FOUND', uploadMessages.noEncontrado)
+  // Opened before answering: a file gone from disk is a 404 said here, never an error half-way through a stream.
+  let handle: FileHandle
   let size: number
   try {
-    size = (await stat(deps.files.pathOf(id))).size
+    handle = await open(deps.files.pathOf(id), 'r')
   } catch {
     deps.log.error({ upload: id }, 'uploaded file missing on disk')
     throw new AppError('NOT_FOUND', uploadMessages.noEncontrado)
+  }
+  try {
+    size = (await handle.stat()).size
+  } catch (err) {
+    await handle.close()
+    throw err
   }
   const mode: LinkMode = link.mode === 'ver' && INLINE.has(row.mime) ? 'ver' : 'descargar'
   // PDF viewers do not run in a sandboxed document; images and downloads get the sandbox too.
@@ -255,7 +263,7 @@ export async function serveUpload(
       'Content-Security-Policy',
       `default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'${sandbox}`,
     )
-    .send(createReadStream(deps.files.pathOf(id)))
+    .send(handle.createReadStream())
 }
 
 /** DELETE /api/uploads/:id: the uploader drops a file it has not attached (a form abandoned); 404 otherwise. */
@@ -332,7 +340,7 @@ const UUID_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 /**
  * The daily sweep of the uploads folder: uploads never attached within a day (rows and files), files whose
  * row is gone (a record deleted, a crash between commit and removal) and temporary files of interrupted
- * uploads. Safe with several processes: rows are deleted by one statement, a file is removed only when no
+ * uploads and restores. Safe with several processes: rows are deleted by one statement, a file is removed only when no
  * row names it and it is older than an hour (an upload in progress renames its file inside its transaction).
  */
 export async function sweepUploads(
@@ -357,7 +365,7 @@ export async function sweepUploads(
     const file = `${deps.files.dir}/${name}`
     const info = await stat(file).catch(() => undefined)
     if (!info?.isFile() || now - info.mtimeMs < LEFTOVER_TTL_MS) continue
-    if (name.startsWith('.subida-')) {
+    if (name.startsWith('.subida-') || name.startsWith('.restaurando-')) {
       await rm(file, { force: true })
       removed++
     } else if (UUID_NAME.test(name)) {
