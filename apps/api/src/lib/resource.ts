@@ -6,7 +6,7 @@ import type { z } from 'zod'
 import type { DbOrTx, Tx } from '../db/client'
 import type { AppDeps } from '../deps'
 import type { Actor } from './actor'
-import { type CrudService, registerCrud, type WriteContext } from './crud-routes'
+import { type CrudRoute, type CrudService, registerCrud, type WriteContext } from './crud-routes'
 import { type PartInLog, releaseOrRefuse } from './ownership'
 import { likePattern, ordered, sortKey } from './paging'
 import {
@@ -86,6 +86,11 @@ export interface LogDeclaration<E> {
   /** The home the change concerns (DECISIONS L1: never a fixed one). */
   vivienda?: (e: E) => { id: number; nombre: string } | null | undefined
   usuarioId?: (e: E) => number | null | undefined
+  /**
+   * What the entry keeps of the record before and after (default: the record as the API shows it), e.g.
+   * without links that expire.
+   */
+  values?: (e: E) => unknown
   /** Replaces the description of one kind of change (parts: the rows that went with a deleted record). */
   describe?: {
     create?: (e: E) => string
@@ -178,10 +183,38 @@ export interface ResourceDefinition<T extends TableWithId, S extends ResourceSch
     ) => Promise<void> | void
     remove?: (context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect'] }) => Promise<unknown> | unknown
   }
+  /**
+   * Work of the resource's own in the write's transaction, after the row is written (an update: before it is
+   * read back for the answer and the log; a removal: before the log entry), e.g. a deactivated worker's
+   * sessions end, a deleted one's streams are told. Throw an AppError to refuse.
+   */
+  after?: {
+    update?: (
+      input: Out<S, 'update'>,
+      context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect'] },
+    ) => Promise<void> | void
+    remove?: (
+      before: Out<S, 'entity'>,
+      context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect'] },
+    ) => Promise<void> | void
+  }
   /** Work after the commit, with what `check.remove` returned (files to delete from disk). */
   afterRemove?: (deps: AppDeps, prepared: unknown) => Promise<void>
-  /** Calls that are really the resource's own. */
-  override?: Partial<CrudService<Out<S, 'entity'>, Out<S, 'listQuery'>, Out<S, 'create'>, Out<S, 'update'>, ListItem<S>>>
+  /**
+   * Calls that are really the resource's own. As a function it receives the uniform calls, so an override can
+   * wrap one (a worker editing its own settings goes its own way; an admin's edit is the uniform update).
+   */
+  override?:
+    | Partial<CrudService<Out<S, 'entity'>, Out<S, 'listQuery'>, Out<S, 'create'>, Out<S, 'update'>, ListItem<S>>>
+    | ((
+        uniform: CrudService<Out<S, 'entity'>, Out<S, 'listQuery'>, Out<S, 'create'>, Out<S, 'update'>, ListItem<S>>,
+      ) => Partial<CrudService<Out<S, 'entity'>, Out<S, 'listQuery'>, Out<S, 'create'>, Out<S, 'update'>, ListItem<S>>>)
+  /**
+   * Uniform routes the resource registers itself in `routes(extra)` (a create that answers more than the
+   * entity, an update a worker may make to its own record): the uniform one is left out, the service call
+   * stays.
+   */
+  ownRoutes?: ReadonlyArray<CrudRoute>
   /** OpenAPI descriptions per route. */
   docs?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'remove', string>>
 }
@@ -263,8 +296,9 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
     return context ? `${log.label(e)} (${context})` : log.label(e)
   }
   const concerns = (e: E) => ({ vivienda: log.vivienda?.(e) ?? null, usuarioId: log.usuarioId?.(e) ?? null })
+  const kept = (e: E) => (log.values ? log.values(e) : e)
 
-  const service: CrudService<E, Q, C, U, L> = {
+  const uniform: CrudService<E, Q, C, U, L> = {
     async list(deps, actor, query) {
       const filters = Object.entries(def.filters ?? {}) as Array<[string, (value: unknown, actor: Actor) => SQL | undefined]>
       const condition = where(
@@ -315,7 +349,7 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
             descripcion:
               log.describe?.create?.(created) ?? `${log.title} ${participle('cread', log.feminine)}: ${withContext(created)}`,
             ...concerns(created),
-            despues: created,
+            despues: kept(created),
           })
           return created
         }),
@@ -345,6 +379,7 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
             .update(table as PgTable)
             .set({ ...changes, updatedAt: nextVersion(deps.clock, row.updatedAt as Date) })
             .where(eq(table.id, id))
+          await def.after?.update?.(input, { deps, actor, tx, row })
           const after = await readOne(deps, actor, tx, id)
           await logChange(tx, actor, {
             accion: `Modificar ${log.noun}`,
@@ -354,8 +389,8 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
               log.describe?.update?.(before, after) ??
               `${log.title} ${participle('modificad', log.feminine)}: ${log.label(after)}${log.moved?.(before, after) ?? ''}`,
             ...concerns(after),
-            antes: before,
-            despues: after,
+            antes: kept(before),
+            despues: kept(after),
           })
           return after
         }),
@@ -374,6 +409,7 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
           blocked: (d) => def.remove?.blocked?.(d) ?? deletionBlockedMessage(record, d, def.remove?.moveTo),
         })
         await tx.delete(table as PgTable).where(eq(table.id, id))
+        await def.after?.remove?.(before, { deps, actor, tx, row })
         await logChange(tx, actor, {
           accion: `Eliminar ${log.noun}`,
           url,
@@ -382,19 +418,22 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
             log.describe?.delete?.(before, parts) ??
             `${log.title} ${participle('eliminad', log.feminine)}: ${withContext(before)}`,
           ...concerns(before),
-          antes: Object.keys(parts).length ? { ...(before as object), ...parts } : before,
+          antes: Object.keys(parts).length ? { ...(kept(before) as object), ...parts } : kept(before),
         })
         return prepared
       })
       await def.afterRemove?.(deps, prepared)
     },
-    ...def.override,
+  }
+  const service: CrudService<E, Q, C, U, L> = {
+    ...uniform,
+    ...(typeof def.override === 'function' ? def.override(uniform) : def.override),
   }
 
   return {
     service,
     routes: (extra) => async (app) => {
-      registerCrud(app, { resource: name, schemas: def.schemas, service, docs: def.docs })
+      registerCrud(app, { resource: name, schemas: def.schemas, service, docs: def.docs, skip: def.ownRoutes })
       await extra?.(app)
     },
   }
