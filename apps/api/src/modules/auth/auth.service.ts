@@ -50,7 +50,7 @@ export async function login(deps: AppDeps, input: LoginInput, ip: string): Promi
     cambio: 'success',
     descripcion: `${row.nombre} ${row.apellidos} ha iniciado sesión`,
   })
-  return { worker: await presentTrabajador(deps.db, row), tokenVersion: row.tokenVersion }
+  return { worker: await presentTrabajador(deps, deps.db, row), tokenVersion: row.tokenVersion }
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
