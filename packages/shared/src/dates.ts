@@ -10,6 +10,15 @@ const dateTimeFmt = new Intl.DateTimeFormat('es-ES', {
   hour: '2-digit',
   minute: '2-digit',
 })
+const dateTimeSecondsFmt = new Intl.DateTimeFormat('es-ES', {
+  timeZone: TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+})
 const mediumFmt = new Intl.DateTimeFormat('es-ES', { timeZone: TIME_ZONE, dateStyle: 'medium' })
 
 function toDate(value: string | Date): Date {
@@ -23,6 +32,10 @@ export function formatDate(value: string | Date | null | undefined): string {
 /** dd/mm/aaaa, hh:mm */
 export function formatDateTime(value: string | Date | null | undefined): string {
   return value ? dateTimeFmt.format(toDate(value)) : ''
+}
+/** dd/mm/aaaa, hh:mm:ss (the access log: when exactly) */
+export function formatDateTimeSeconds(value: string | Date | null | undefined): string {
+  return value ? dateTimeSecondsFmt.format(toDate(value)) : ''
 }
 /** '21 nov 2026' */
 export function formatDateMedium(value: string | Date | null | undefined): string {

@@ -231,6 +231,86 @@ const asList = (by: SortBy): Array<AnyColumn | SQL> => (Array.isArray(by) ? [...
 /** 'creado' / 'creada' … */
 const participle = (verb: 'cread' | 'modificad' | 'eliminad', feminine?: boolean) => `${verb}${feminine ? 'a' : 'o'}`
 
+/** A list's declarations (what `defineResource` lists with, and read-only resources such as the log). */
+export interface ListDefinition<T extends PgTable & { id: PgColumn }, Q extends BaseListQuery, R, I> {
+  /** The permission name (the list needs the role's `list`); its scope rule (lib/scope.ts) is in every statement. */
+  name: Resource
+  table: T
+  /** The statement a row is read with (default: the table). */
+  read?: Reader<R>
+  /** A row as the list shows it. */
+  toItem: (row: R, context: { deps: AppDeps; actor: Actor }) => I
+  /** The table's stored search column (schema.ts `searchText`): `q` matches it. */
+  search?: AnyColumn
+  /** `sort` values and their keys; the first entry is the default, and its keys and the id break ties. */
+  sort: Record<string, SortBy>
+  defaultOrder?: 'asc' | 'desc'
+  /** Filters of the query besides q/sort/order/page: a condition on the table's own columns. */
+  filters?: {
+    [K in Exclude<keyof Q, keyof BaseListQuery>]?: (value: NonNullable<Q[K]>, actor: Actor) => SQL | undefined
+  }
+}
+
+export interface DefinedList<Q extends BaseListQuery, I> {
+  /** One page, sorted, with its bounded total (DECISIONS D13). */
+  list(deps: AppDeps, actor: Actor, query: Q): Promise<ListPage<I>>
+  /**
+   * The WHERE of the list for this worker and query (role check, scope, filters, search) and its ORDER BY
+   * keys: what an export of every matching row (the log's CSV) reads, in the list's order.
+   */
+  statement(actor: Actor, query: Omit<Q, 'page' | 'pageSize'>): { where: SQL | undefined; orderBy: SQL[] }
+}
+
+/**
+ * The list of a resource from its declarations: the worker's scope in the statement, filters, `q` on the
+ * table's one search column, a case- and accent-insensitive sort with the id as the last key, the page
+ * and a bounded total (a searched total may come from the short count cache).
+ */
+export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseListQuery, R, I>(
+  def: ListDefinition<T, Q, R, I>,
+): DefinedList<Q, I> {
+  const { name, table } = def
+  const read = (db: DbOrTx) => ((def.read ? def.read(db) : db.select().from(table as PgTable)) as unknown as PgSelect).$dynamic()
+  const defaultSort = Object.keys(def.sort)[0] as string
+
+  const statement = (actor: Actor, query: Omit<Q, 'page' | 'pageSize'>) => {
+    const filters = Object.entries(def.filters ?? {}) as Array<[string, (value: unknown, actor: Actor) => SQL | undefined]>
+    const condition = where(
+      scopeFor(actor, name, 'list'),
+      ...filters.map(([field, filter]) => {
+        const value = (query as Record<string, unknown>)[field]
+        return value === undefined || value === null ? undefined : filter(value, actor)
+      }),
+      query.q && def.search ? sql`${def.search} like ${likePattern(query.q)}` : undefined,
+    )
+    const keys = [
+      ...asList(def.sort[query.sort ?? defaultSort] ?? def.sort[defaultSort] ?? []),
+      ...asList(def.sort[defaultSort] ?? []),
+    ]
+    const unique = keys.filter((k, i) => keys.indexOf(k) === i)
+    const orderBy = [...unique.map(orderKey), table.id].map((k) => ordered(k, query.order ?? def.defaultOrder))
+    return { where: condition, orderBy }
+  }
+
+  return {
+    statement,
+    async list(deps, actor, query) {
+      const { where: condition, orderBy } = statement(actor, query)
+      const { limit, offset } = pageWindow(query)
+      const rows = read(deps.db)
+        .where(condition)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset)
+      return listPage(
+        deps.db,
+        rows.then((r: unknown[]) => r.map((row) => def.toItem(row as R, { deps, actor }))),
+        { from: table, where: condition, cache: Boolean(query.q) },
+      )
+    },
+  }
+}
+
 /** The Fastify instance a plugin receives, typed by the zod schemas of its routes. */
 type ZodApp = Parameters<FastifyPluginAsyncZod>[0]
 
@@ -253,8 +333,6 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
   const tableName = getTableName(table)
   const read = (db: DbOrTx) => ((def.read ? def.read(db) : db.select().from(table as PgTable)) as unknown as PgSelect).$dynamic()
   const present = (deps: AppDeps, actor: Actor) => (row: unknown) => def.toEntity(row as R, { deps, actor })
-  const sortFields = Object.keys(def.sort)
-  const defaultSort = sortFields[0] as string
 
   /** The record as the API shows it, read by id (no scope: the caller has already checked or locked it). */
   const readOne = async (deps: AppDeps, actor: Actor, db: DbOrTx, id: number, scope?: SQL): Promise<E> => {
@@ -298,34 +376,19 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
   const concerns = (e: E) => ({ vivienda: log.vivienda?.(e) ?? null, usuarioId: log.usuarioId?.(e) ?? null })
   const kept = (e: E) => (log.values ? log.values(e) : e)
 
+  const lister = defineList<T, Q, R, L>({
+    name,
+    table,
+    read: def.read,
+    toItem: (row, context) => def.toEntity(row, context) as unknown as L,
+    search: def.search,
+    sort: def.sort,
+    defaultOrder: def.defaultOrder,
+    filters: def.filters as ListDefinition<T, Q, R, L>['filters'],
+  })
+
   const uniform: CrudService<E, Q, C, U, L> = {
-    async list(deps, actor, query) {
-      const filters = Object.entries(def.filters ?? {}) as Array<[string, (value: unknown, actor: Actor) => SQL | undefined]>
-      const condition = where(
-        scopeFor(actor, name, 'list'),
-        ...filters.map(([field, filter]) => {
-          const value = (query as Record<string, unknown>)[field]
-          return value === undefined || value === null ? undefined : filter(value, actor)
-        }),
-        query.q && def.search ? sql`${def.search} like ${likePattern(query.q)}` : undefined,
-      )
-      const keys = [
-        ...asList(def.sort[query.sort ?? defaultSort] ?? def.sort[defaultSort] ?? []),
-        ...asList(def.sort[defaultSort] ?? []),
-      ]
-      const unique_ = keys.filter((k, i) => keys.indexOf(k) === i)
-      const { limit, offset } = pageWindow(query)
-      const rows = read(deps.db)
-        .where(condition)
-        .orderBy(...[...unique_.map(orderKey), table.id].map((k) => ordered(k, query.order ?? def.defaultOrder)))
-        .limit(limit)
-        .offset(offset)
-      return listPage(
-        deps.db,
-        rows.then((r: unknown[]) => r.map(present(deps, actor)) as unknown as L[]),
-        { from: table, where: condition, cache: Boolean(query.q) },
-      )
-    },
+    list: (deps, actor, query) => lister.list(deps, actor, query),
 
     async get(deps, actor, id) {
       return readOne(deps, actor, deps.db, id, scopeFor(actor, name, 'list'))
