@@ -123,7 +123,7 @@ const CURSOR_BATCH = 1000
 /** A long export holds its connection this long at most (the pool's client timeout is per query). */
 const EXPORT_TIMEOUT_MS = 30 * 60_000
 
-/** What the CSV reads of each entry, in SPEC §2.11's column order. */
+/** What the CSV reads of each entry, in SPEC §2.11's column order (rows come as arrays in this order). */
 const csvColumns = {
   fecha: logs.fecha,
   trabajador: sql<string | null>`coalesce(${logs.trabajadorNombre}, ${logs.trabajadorEmail})`,
@@ -171,7 +171,7 @@ export async function exportLogsCsv(deps: AppDeps, actor: Actor, query: LogCsvQu
     // A connection left mid-cursor is not reused.
     client.release(err ?? false)
   }
-  const cursor = new QueryStream(text, params, { batchSize: CURSOR_BATCH, highWaterMark: CURSOR_BATCH })
+  const cursor = new QueryStream(text, params, { batchSize: CURSOR_BATCH, highWaterMark: CURSOR_BATCH, rowMode: 'array' })
   // The pool's per-query client timeout would cut a long export; each fetch is still bounded by the
   // server's statement_timeout.
   Object.assign(cursor, { query_timeout: EXPORT_TIMEOUT_MS })
@@ -179,8 +179,8 @@ export async function exportLogsCsv(deps: AppDeps, actor: Actor, query: LogCsvQu
 
   const toRecord = new Transform({
     objectMode: true,
-    transform(row: { fecha: Date; trabajador: string | null; accion: string; url: string; vivienda: string | null }, _enc, done) {
-      done(null, [formatDateTimeSeconds(row.fecha), row.trabajador ?? '', row.accion, row.url, row.vivienda ?? ''])
+    transform([fecha, trabajador, accion, url, vivienda]: [Date, string | null, string, string, string | null], _enc, done) {
+      done(null, [formatDateTimeSeconds(fecha), trabajador ?? '', accion, url, vivienda ?? ''])
     },
   })
   const csv = stringify({
