@@ -6,11 +6,11 @@ import { idFilter, listQuerySchema } from './list'
 export const logTipos = ['success', 'warning', 'error', 'info'] as const
 export type LogTipo = (typeof logTipos)[number]
 
-/** How each type is named on the logs screen. */
+/** How each type is named on the logs screen: what it marks on a change, and on other events (a login). */
 export const logTipoLabels: Record<LogTipo, string> = {
-  success: 'Creación',
-  warning: 'Modificación',
-  error: 'Eliminación',
+  success: 'Alta / éxito',
+  warning: 'Modificación / aviso',
+  error: 'Eliminación / fallo',
   info: 'Información',
 }
 
