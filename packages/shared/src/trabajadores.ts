@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { httpUrl, idParam, PERSON_NAME, requiredId, requiredText } from './common'
 import { idFilter, listQuerySchema } from './list'
-import { rolSchema } from './roles'
+import { type Rol, rolSchema } from './roles'
 import { archivoSchema, uploadIdOf } from './uploads'
 
 /** SPEC §3 Worker, as the API returns it (DECISIONS A2: never a password hash). */
@@ -146,7 +146,12 @@ export const trabajadorListQuerySchema = listQuerySchema([
   'activo',
 ] as const).extend({
   empresaId: idFilter,
-  rol: rolSchema.optional(),
+  /** One role or several, comma-joined ('EMPLEADO,ADMIN': SPEC §6's task selector leaves SUPERADMIN out). */
+  rol: z
+    .string()
+    .regex(/^(SUPERADMIN|ADMIN|EMPLEADO)(,(SUPERADMIN|ADMIN|EMPLEADO)){0,2}$/, 'Selecciona un rol válido')
+    .transform((v) => v.split(',') as Rol[])
+    .optional(),
   activo: z
     .enum(['true', 'false'])
     .transform((v) => v === 'true')

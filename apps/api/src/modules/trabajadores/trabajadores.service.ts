@@ -134,7 +134,7 @@ export const trabajadoresResource = defineResource({
   filters: {
     empresaId: (id) =>
       sql`${trabajadores.id} in (select te.trabajador_id from trabajador_empresas te where te.empresa_id = ${id})`,
-    rol: (rol) => eq(trabajadores.rol, rol),
+    rol: (rol) => inArray(trabajadores.rol, rol),
     activo: (activo) => eq(trabajadores.activo, activo),
   },
   insert: () => {

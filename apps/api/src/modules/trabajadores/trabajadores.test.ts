@@ -264,6 +264,11 @@ describe('GET /api/trabajadores (SPEC §2.10)', () => {
     expect(await ids(admin)).toContain(colleague.id)
     expect(await ids(admin)).not.toContain(outsider.id)
     expect(await ids(superadmin)).toEqual(expect.arrayContaining([colleague.id, outsider.id]))
+    // SPEC §6's task selector: the workers sharing a company, SUPERADMINs left out.
+    const selector = (await list(admin, 'rol=EMPLEADO,ADMIN&pageSize=100')).json() as Array<{ rol: string }>
+    expect(selector.length).toBeGreaterThan(0)
+    expect(selector.every((w) => w.rol !== 'SUPERADMIN')).toBe(true)
+    expect((await list(admin, 'rol=JEFE')).statusCode).toBe(400)
     expect((await list(empleado)).statusCode).toBe(403)
     expect((await t.as(admin, { method: 'GET', url: `/api/trabajadores/${outsider.id}` })).statusCode).toBe(404)
     expect((await t.as(admin, { method: 'GET', url: `/api/trabajadores/${colleague.id}` })).json().id).toBe(colleague.id)
