@@ -82,8 +82,8 @@ export function FichaTrabajadorPage() {
         )}
         <div className="d-flex flex-wrap gap-2">
           <Link to={paths.configuracionUsuario} className="btn btn-outline-primary">
-            <Icon name="sliders" className="me-2" />
-            Configuración de usuario
+            <Icon name="pencil" className="me-2" />
+            Editar mis datos
           </Link>
           <Link to={paths.cambiarPasswordConActual} className="btn btn-outline-secondary">
             <Icon name="key" className="me-2" />
