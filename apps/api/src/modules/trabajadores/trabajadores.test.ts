@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { permissionMessages, RESTABLECER_INVALID, trabajadorMessages, uploadMessages } from '@vb/shared'
 import { and, desc, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../app'
 import {
   logs,
@@ -14,28 +14,16 @@ import {
 } from '../../db/schema'
 import { samplePng } from '../../lib/sample-files'
 import { loadActor } from '../../plugins/auth'
-import { buildTestApp, TEST_JWT_SECRET, TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { buildTestApp, TEST_JWT_SECRET, TEST_PASSWORD, type TestWorker } from '../../test/build-test-app'
 import { makeEmpresa, makeNif, makeVivienda } from '../../test/factories'
 import { multipart } from '../../test/files'
+import { STANDARD_WORKERS, testScenario } from '../../test/scenario'
 import { trabajadoresResource } from './trabajadores.service'
 
-let t: TestApp
-let propia: number
-let ajena: number
-let superadmin: TestWorker
-let admin: TestWorker
-let empleado: TestWorker
-beforeAll(async () => {
-  t = await buildTestApp()
-  propia = (await makeEmpresa(t.db)).id
-  ajena = (await makeEmpresa(t.db)).id
-  superadmin = await t.worker('SUPERADMIN', [propia, ajena])
-  admin = await t.worker('ADMIN', [propia])
-  empleado = await t.worker('EMPLEADO', [propia])
-})
-afterAll(async () => {
-  await t.close()
-})
+const scenario = await testScenario({ workers: { ...STANDARD_WORKERS, superadmin: { rol: 'SUPERADMIN', of: ['A', 'B'] } } })
+const { t, superadmin, admin, empleado } = scenario
+const propia = scenario.empresaA.id
+const ajena = scenario.empresaB.id
 
 /** A PNG uploaded by `who`, not attached to anything yet. */
 async function uploadPng(who: TestWorker): Promise<{ id: string; url: string }> {
