@@ -15,7 +15,8 @@
  * 3. `GET /api/logs/csv?trabajadorId=…` (100,000 entries) from the API running alone in a child process
  *    (logs-csv-server.ts, production timeouts), read as a stream and thrown away: its idle resident set
  *    before, its peak during (sampled every 5 ms, and the kernel's VmHWM), the time and the rows per second;
- *    once as a browser asks for it (brotli or gzip) and once uncompressed. Target: peak < idle + 50 MB.
+ *    once as a browser asks for it (brotli or gzip) and once uncompressed. Target: peak < idle + 50 MB. Then
+ *    every entry (1,000,000) uncompressed: the peak must not grow with the size of the export.
  * 4. EXPLAIN (ANALYZE, BUFFERS) of the page's statement.
  *
  *   npm run bench:logs -- --engine embedded|pg|both --duration 10 --connections 10 --requests 300 [--keep]
@@ -137,8 +138,8 @@ async function measureCsv(target: ConnectionTarget, uploadsDir: string, seeded: 
     const { port } = await next<{ port: number }>()
     const base = `http://127.0.0.1:${port}`
     const token = await bench.login(base, seeded.superadmin)
-    const url = `${base}/api/logs/csv?trabajadorId=${seeded.csvWorker}`
-    const read = async (encoding: string) => {
+    const read = async (encoding: string, filter: string) => {
+      const url = `${base}/api/logs/csv${filter}`
       const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': encoding } })
       if (res.status !== 200) throw new Error(`CSV answered ${res.status}`)
       let bytes = 0
@@ -156,20 +157,24 @@ async function measureCsv(target: ConnectionTarget, uploadsDir: string, seeded: 
       await fetch(`${base}/api/logs/csv?fecha=${madridDay(new Date())}`, { headers: { authorization: `Bearer ${token}` } })
     ).text()
     const runs: CsvRun[] = []
-    for (const [label, encoding] of [
-      ['as a browser asks (br, gzip)', 'br, gzip'],
-      ['uncompressed', 'identity'],
+    const one = `?trabajadorId=${seeded.csvWorker}`
+    for (const [label, encoding, filter, expected] of [
+      ['as a browser asks (br, gzip)', 'br, gzip', one, seeded.csvRows],
+      ['uncompressed', 'identity', one, seeded.csvRows],
+      // Every entry: the peak must not grow with the size of the export.
+      ['every entry, uncompressed', 'identity', '', ENTRIES],
     ] as const) {
       await bench.settle(500)
       child.send('rss')
       const { rss: idle } = await next<{ rss: number }>()
       child.send('start')
       const t0 = performance.now()
-      const { rows, encoding: sent } = await read(encoding)
+      const { rows, encoding: sent } = await read(encoding, filter)
       const seconds = (performance.now() - t0) / 1000
       child.send('stop')
       const { peak, hwm } = await next<{ peak: number; hwm: number | null }>()
-      if (rows !== seeded.csvRows) throw new Error(`CSV had ${rows} rows, not ${seeded.csvRows}`)
+      // Every entry: the seeded ones, and those written since (logins, the downloads themselves).
+      if (filter ? rows !== expected : rows < expected) throw new Error(`CSV had ${rows} rows, not ${expected}`)
       runs.push({ label: `${label}: ${sent}`, idle, peak, hwm, seconds, rows })
       console.log(
         `CSV ${label}: ${rows.toLocaleString('en')} rows in ${seconds.toFixed(2)} s, idle ${bench.mb(idle)}, peak ${bench.mb(peak)}${hwm ? ` (VmHWM ${bench.mb(hwm)})` : ''}`,
