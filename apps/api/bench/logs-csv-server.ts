@@ -35,7 +35,8 @@ async function main() {
     listen: database.listen,
     jwtSecret: 'bench-secret-not-for-production',
     uploadsDir,
-    logger: false,
+    // Warnings only (an export cut short says why), on stderr.
+    logger: { level: 'warn' },
   })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()

@@ -120,7 +120,7 @@ export function neutralised(value: string): string {
 
 /** Rows streamed from the database cursor at a time. */
 const CURSOR_BATCH = 1000
-/** A long export holds its connection this long at most (the pool's client timeout is per query). */
+/** An export holds its connection this long at most (the pool's statement timeout is for one request). */
 const EXPORT_TIMEOUT_MS = 30 * 60_000
 
 /** What the CSV reads of each entry, in SPEC §2.11's column order (rows come as arrays in this order). */
@@ -168,14 +168,23 @@ export async function exportLogsCsv(deps: AppDeps, actor: Actor, query: LogCsvQu
   const release = (err?: Error) => {
     if (released) return
     released = true
-    // A connection left mid-cursor is not reused.
+    // A connection left mid-cursor or mid-transaction is not reused.
     client.release(err ?? false)
   }
-  const cursor = new QueryStream(text, params, { batchSize: CURSOR_BATCH, highWaterMark: CURSOR_BATCH, rowMode: 'array' })
-  // The pool's per-query client timeout would cut a long export; each fetch is still bounded by the
-  // server's statement_timeout.
-  Object.assign(cursor, { query_timeout: EXPORT_TIMEOUT_MS })
-  client.query(cursor)
+  let cursor: QueryStream
+  try {
+    // One read-only transaction: one snapshot for the whole file, and the pool's statement timeout (which a
+    // cursor's fetches all count against) replaced by the export's own limit.
+    await client.query('begin transaction read only')
+    await client.query(`set local statement_timeout = ${EXPORT_TIMEOUT_MS}`)
+    cursor = new QueryStream(text, params, { batchSize: CURSOR_BATCH, highWaterMark: CURSOR_BATCH, rowMode: 'array' })
+    // The pool's per-query client timeout would cut a long export too.
+    Object.assign(cursor, { query_timeout: EXPORT_TIMEOUT_MS + 60_000 })
+    client.query(cursor)
+  } catch (err) {
+    release(err as Error)
+    throw err
+  }
 
   const toRecord = new Transform({
     objectMode: true,
@@ -194,6 +203,7 @@ export async function exportLogsCsv(deps: AppDeps, actor: Actor, query: LogCsvQu
     cast: { string: neutralised },
   })
   pipeline(cursor, toRecord, csv)
+    .then(() => client.query('commit'))
     .then(() => release())
     .catch((err: Error) => {
       deps.log.warn({ err }, 'logs CSV export ended early')

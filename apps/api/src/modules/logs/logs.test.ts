@@ -2,7 +2,7 @@ import { type Log, logMessages } from '@vb/shared'
 import { desc, eq, gt, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { logs, trabajadores, viviendas } from '../../db/schema'
-import { buildTestApp, TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { buildTestApp, freshDatabase, TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
 import { makeEmpresa, makeNif, makeVivienda } from '../../test/factories'
 import { neutralised } from './logs.service'
 
@@ -239,6 +239,31 @@ describe('GET /api/logs/csv (SPEC §2.11 Descargar)', () => {
     expect(lines).toHaveLength(5001)
     expect(lines[1]).toContain('"Acción 5000"')
     expect(lines[5000]).toContain('"Acción 1"')
+  })
+
+  it("outlasts a request's statement timeout: an export runs as its own transaction", async () => {
+    // Every fetch of a cursor counts against one statement timeout: with the pool's, a long export was cut.
+    const t2 = await buildTestApp({ database: await freshDatabase({ statementTimeoutMs: 100 }) })
+    try {
+      const boss = await t2.worker('SUPERADMIN', [])
+      await t2.db.transaction(async (tx) => {
+        await tx.execute(sql`set local statement_timeout = 0`)
+        await tx.execute(sql`
+          insert into logs (fecha, trabajador_id, trabajador_nombre, accion, url, tipo, descripcion)
+          select now() - g * interval '1 second', ${boss.id}, 'Exportación Larga', 'Acción ' || g, '/x', 'info', ''
+            from generate_series(1, 40000) g`)
+      })
+      const started = performance.now()
+      const res = await t2.as(boss, { method: 'GET', url: `/api/logs/csv?trabajadorId=${boss.id}&tipo=info` })
+      expect(performance.now() - started).toBeGreaterThan(100)
+      expect(res.statusCode).toBe(200)
+      // The header, the 40,000 entries, and the download's own entry (it is logged before the file is read).
+      expect(res.body.trimEnd().split('\r\n')).toHaveLength(40002)
+      // The connection went back to the pool in a clean state: the next request works.
+      expect((await t2.as(boss, { method: 'GET', url: '/api/logs?pageSize=1' })).statusCode).toBe(200)
+    } finally {
+      await t2.close()
+    }
   })
 
   it('neutralises every value a spreadsheet would run as a formula, and only those', () => {
