@@ -14,7 +14,7 @@ import {
   madridStartOfDay,
 } from '@vb/shared'
 import { stringify } from 'csv-stringify'
-import { and, eq, gte, lt, sql } from 'drizzle-orm'
+import { and, eq, getTableColumns, gte, lt, sql } from 'drizzle-orm'
 import type pg from 'pg'
 import QueryStream from 'pg-query-stream'
 import { logs, viviendas } from '../../db/schema'
@@ -24,7 +24,9 @@ import { logChange, where } from '../../lib/records'
 import { defineList } from '../../lib/resource'
 import { authorize, resourceRules } from '../../lib/scope'
 
-type Row = typeof logs.$inferSelect
+/** What an entry is read with: every column but the stored search text, which only the WHERE needs. */
+const { busqueda: _busqueda, ...logColumns } = getTableColumns(logs)
+type Row = Omit<typeof logs.$inferSelect, 'busqueda'>
 
 /** Row → SPEC §3 Log entry: the worker and home with the names kept when it was written (DECISIONS L2). */
 export function toLog(row: Row): Log {
@@ -67,6 +69,7 @@ const nextDayStart = (day: string) => madridStartOfDay(addDays(day, 1))
 export const logsList = defineList<typeof logs, LogListQuery, Row, Log>({
   name: 'logs',
   table: logs,
+  read: (db) => db.select(logColumns).from(logs),
   toItem: (row: Row) => toLog(row),
   search: logs.busqueda,
   sort: { fecha: logs.fecha },
