@@ -242,23 +242,24 @@ describe('GET /api/logs/csv (SPEC §2.11 Descargar)', () => {
   })
 
   it("outlasts a request's statement timeout: an export runs as its own transaction", async () => {
-    // Every fetch of a cursor counts against one statement timeout: with the pool's, a long export was cut.
-    const t2 = await buildTestApp({ database: await freshDatabase({ statementTimeoutMs: 100 }) })
+    // Every fetch of a cursor counts against one statement timeout: with the pool's (300 ms here), a long export was cut.
+    const t2 = await buildTestApp({ database: await freshDatabase({ statementTimeoutMs: 300 }) })
     try {
       const boss = await t2.worker('SUPERADMIN', [])
+      // Arranged without the short timeout, so that a busy machine cannot make the set-up fail.
       await t2.db.transaction(async (tx) => {
         await tx.execute(sql`set local statement_timeout = 0`)
         await tx.execute(sql`
           insert into logs (fecha, trabajador_id, trabajador_nombre, accion, url, tipo, descripcion)
           select now() - g * interval '1 second', ${boss.id}, 'Exportación Larga', 'Acción ' || g, '/x', 'info', ''
-            from generate_series(1, 40000) g`)
+            from generate_series(1, 80000) g`)
       })
       const started = performance.now()
       const res = await t2.as(boss, { method: 'GET', url: `/api/logs/csv?trabajadorId=${boss.id}&tipo=info` })
-      expect(performance.now() - started).toBeGreaterThan(100)
+      expect(performance.now() - started).toBeGreaterThan(300)
       expect(res.statusCode).toBe(200)
-      // The header, the 40,000 entries, and the download's own entry (it is logged before the file is read).
-      expect(res.body.trimEnd().split('\r\n')).toHaveLength(40002)
+      // The header, the 80,000 entries, and the download's own entry (it is logged before the file is read).
+      expect(res.body.trimEnd().split('\r\n')).toHaveLength(80002)
       // The connection went back to the pool in a clean state: the next request works.
       expect((await t2.as(boss, { method: 'GET', url: '/api/logs?pageSize=1' })).statusCode).toBe(200)
     } finally {
