@@ -16,7 +16,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog'
 import { EntityImage } from '../../components/entity-image'
 import { RemoteCheckboxGroupField, SelectField, SwitchField, TextField } from '../../components/form-fields'
 import type { Column, RowAction } from '../../components/list'
-import { CrudPage } from '../../components/resource/crud-page'
+import { CrudPage, crudTexts } from '../../components/resource/crud-page'
 import { useToast } from '../../components/toasts'
 import { EstadoBadge, fotoSrc, RolBadge } from '../../components/trabajador-badges'
 import { UploadField } from '../../components/upload-field'
@@ -200,18 +200,10 @@ export function TrabajadoresPage() {
         forbiddenField="empresaIds"
         conflictField="email"
         texts={{
-          search: 'Buscar trabajador',
+          ...crudTexts({ singular: 'trabajador', plural: 'Trabajadores', label: fullName }),
           searchPlaceholder: 'Nombre, apellidos, email o NIF',
-          caption: 'Trabajadores',
           empty: trabajadorMessages.vacio,
           loadError: trabajadorMessages.errorCarga,
-          newButton: 'Nuevo trabajador',
-          createTitle: 'Añadir Nuevo Trabajador',
-          editTitle: 'Modificar Trabajador',
-          deleteQuestion: (t) => `¿Seguro que quieres eliminar el trabajador ${fullName(t)}?`,
-          created: 'Trabajador creado correctamente',
-          updated: 'Trabajador modificado correctamente',
-          deleted: 'Trabajador eliminado correctamente',
         }}
         fields={(form, t) => {
           const reachable = new Set(esSuper ? [] : (yo?.empresas ?? []).map((e) => e.id))
