@@ -19,6 +19,7 @@ import { cajaUsuarioRoutes } from './modules/caja-usuario/caja-usuario.routes'
 import { contactosRoutes } from './modules/contactos/contactos.routes'
 import { documentosUsuarioRoutes } from './modules/documentos-usuario/documentos-usuario.routes'
 import { empresasRoutes } from './modules/empresas/empresas.routes'
+import { logsRoutes } from './modules/logs/logs.routes'
 import { notificacionesRoutes } from './modules/notificaciones/notificaciones.routes'
 import { trabajadoresRoutes } from './modules/trabajadores/trabajadores.routes'
 import { uploadsRoutes } from './modules/uploads/uploads.routes'
@@ -158,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(uploadsRoutes)
       await api.register(documentosUsuarioRoutes)
       await api.register(cajaUsuarioRoutes)
+      await api.register(logsRoutes)
     },
     { prefix: '/api' },
   )

@@ -155,3 +155,59 @@ export async function expectFitsAndAccessible(page: Page, width: number) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
   await expectAccessible(page)
 }
+
+/** Stores a session as the login screen does, for any worker (SPEC §3 storage keys), then opens `target`. */
+export async function loginWith(page: Page, email: string, password: string, target = '/inicio') {
+  const res = await page.request.post('/api/auth/trabajadores/login', { data: { email, password } })
+  expect(res.status(), `login ${email}`).toBe(200)
+  const body = await res.json()
+  await page.goto('/api/openapi.json')
+  await page.evaluate((b) => {
+    localStorage.clear()
+    localStorage.setItem('token', b.token)
+    localStorage.setItem('mail', b.trabajador.email)
+    localStorage.setItem('trabajador', JSON.stringify(b.trabajador))
+    const first = b.trabajador.empresas[0]
+    if (first) localStorage.setItem('empresa', JSON.stringify({ id: first.id, nombre: first.nombre }))
+  }, body)
+  await page.goto(target)
+  return body as { token: string; trabajador: { id: number; email: string } }
+}
+
+/**
+ * A worker of its own, created through the API by the superadmin in the demo's first company, with its
+ * temporary password already changed to DEMO_PASSWORD: for journeys that change a worker's data.
+ */
+export async function newWorker(page: Page, rol: 'EMPLEADO' | 'ADMIN' = 'EMPLEADO') {
+  const api = await apiAs(page, 'superadmin')
+  const [empresa] = await (await api.get('/empresas?sort=nombre&order=asc&q=Hogares')).json()
+  const email = `${uniqueWord('prueba').replace(' ', '.')}@prueba.es`
+  const res = await api.post('/trabajadores', {
+    nombre: 'Marta',
+    apellidos: uniqueWord('Prueba'),
+    email,
+    nif: randomNif(),
+    rol,
+    empresaIds: [empresa.id],
+  })
+  expect(res.status(), 'worker created').toBe(201)
+  const { trabajador, passwordTemporal } = await res.json()
+  const login = await page.request.post('/api/auth/trabajadores/login', { data: { email, password: passwordTemporal } })
+  const { token } = await login.json()
+  const changed = await page.request.patch(`/api/trabajadores/${trabajador.id}/cambiar-password`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { passwordNueva: DEMO_PASSWORD },
+  })
+  expect(changed.status(), 'password changed').toBe(200)
+  return { id: trabajador.id as number, email, nombre: `${trabajador.nombre} ${trabajador.apellidos}`, api }
+}
+
+/** A small real PNG (its magic bytes are what the server checks). */
+export const pngFile = (name = 'foto.png') => ({
+  name,
+  mimeType: 'image/png',
+  buffer: Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+})

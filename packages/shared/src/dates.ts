@@ -10,6 +10,15 @@ const dateTimeFmt = new Intl.DateTimeFormat('es-ES', {
   hour: '2-digit',
   minute: '2-digit',
 })
+const dateTimeSecondsFmt = new Intl.DateTimeFormat('es-ES', {
+  timeZone: TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+})
 const mediumFmt = new Intl.DateTimeFormat('es-ES', { timeZone: TIME_ZONE, dateStyle: 'medium' })
 
 function toDate(value: string | Date): Date {
@@ -23,6 +32,10 @@ export function formatDate(value: string | Date | null | undefined): string {
 /** dd/mm/aaaa, hh:mm */
 export function formatDateTime(value: string | Date | null | undefined): string {
   return value ? dateTimeFmt.format(toDate(value)) : ''
+}
+/** dd/mm/aaaa, hh:mm:ss (the access log: when exactly) */
+export function formatDateTimeSeconds(value: string | Date | null | undefined): string {
+  return value ? dateTimeSecondsFmt.format(toDate(value)) : ''
 }
 /** '21 nov 2026' */
 export function formatDateMedium(value: string | Date | null | undefined): string {
@@ -56,13 +69,21 @@ function madridOffsetMinutes(at: Date): number {
   return Math.round((asUtc - at.getTime()) / 60_000)
 }
 
+/** Days already turned into instants: formatToParts is costly, and a list filter asks for the same days again. */
+const startOfDayCache = new Map<string, number>()
+
 /** The instant a Europe/Madrid calendar day (YYYY-MM-DD) starts. */
 export function madridStartOfDay(day: string): Date {
+  const cached = startOfDayCache.get(day)
+  if (cached !== undefined) return new Date(cached)
   const [y, m, d] = day.split('-').map(Number) as [number, number, number]
   const utcMidnight = Date.UTC(y, m - 1, d)
   // The offset at the guess is the offset at local midnight except within an hour of a DST change,
   // which in Madrid happens at 02:00/03:00, never at midnight.
-  return new Date(utcMidnight - madridOffsetMinutes(new Date(utcMidnight)) * 60_000)
+  const start = utcMidnight - madridOffsetMinutes(new Date(utcMidnight)) * 60_000
+  if (startOfDayCache.size >= 1000) startOfDayCache.clear()
+  startOfDayCache.set(day, start)
+  return new Date(start)
 }
 
 /** YYYY-MM-DD plus `days` calendar days. */

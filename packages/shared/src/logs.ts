@@ -1,13 +1,44 @@
 import { z } from 'zod'
+import { daySchema, ID_MESSAGE, MAX_ID, requiredText } from './common'
 import { idFilter, listQuerySchema } from './list'
 
-/** SPEC §3 Log entry, as read (trabajador and vivienda resolved). */
+/** Log types (DECISIONS L1): success (create), warning (modify), error (delete), info (anything else). */
 export const logTipos = ['success', 'warning', 'error', 'info'] as const
+export type LogTipo = (typeof logTipos)[number]
+
+/** How each type is named on the logs screen: what it marks on a change, and on other events (a login). */
+export const logTipoLabels: Record<LogTipo, string> = {
+  success: 'Alta / éxito',
+  warning: 'Modificación / aviso',
+  error: 'Eliminación / fallo',
+  info: 'Información',
+}
+
+export const logMessages = {
+  /** SPEC §2.11, §8. */
+  vacio: 'No hay registros',
+  errorCarga: 'No se pudieron cargar los logs.',
+  rangoInvalido: 'La fecha final no puede ser anterior a la inicial',
+  fechaInvalida: 'La fecha no es válida',
+  accionObligatoria: 'La acción es obligatoria',
+  accionLarga: 'La acción no puede superar 100 caracteres',
+  urlLarga: 'La URL no puede superar 300 caracteres',
+  descripcionLarga: 'La descripción no puede superar 1000 caracteres',
+  tipo: 'El tipo no es válido',
+  viviendaNoEncontrada: 'No se ha encontrado la vivienda.',
+} as const
+
+/**
+ * SPEC §3 Log entry, as read: its worker and home with the names they had when the entry was written
+ * (DECISIONS L2: a later deletion or rename rewrites nothing), and the values before and after a change
+ * where it has them (L3).
+ */
 export const logSchema = z.object({
   id: z.number().int(),
   fecha: z.string(),
   trabajadorId: z.number().int().nullable(),
-  trabajador: z.object({ id: z.number().int(), nombre: z.string(), apellidos: z.string(), email: z.string() }).nullable(),
+  /** Null for an event without a worker (a failed login for an unknown e-mail). */
+  trabajador: z.object({ id: z.number().int(), nombre: z.string(), email: z.string().nullable() }).nullable(),
   accion: z.string(),
   url: z.string(),
   viviendaId: z.number().int().nullable(),
@@ -15,25 +46,53 @@ export const logSchema = z.object({
   usuarioId: z.number().int().nullable(),
   tipo: z.enum(logTipos),
   descripcion: z.string(),
+  antes: z.unknown().nullable(),
+  despues: z.unknown().nullable(),
 })
 export type Log = z.infer<typeof logSchema>
 
-/** POST /api/logs: client events such as the CSV download (DECISIONS L1). */
+/**
+ * POST /api/logs: a client event such as opening a statement (DECISIONS L1). The entry's worker is always the
+ * caller and its time the server's: fields such as `trabajadorId` or `fecha` in the body are ignored.
+ */
 export const logCreateSchema = z.object({
-  accion: z.string().trim().min(1).max(100),
-  url: z.string().trim().max(300).default(''),
-  viviendaId: z.number().int().positive().nullable().optional(),
-  tipo: z.enum(logTipos).default('info'),
-  descripcion: z.string().trim().max(1000).default(''),
+  accion: requiredText(logMessages.accionObligatoria).max(100, logMessages.accionLarga),
+  url: z.string({ error: logMessages.urlLarga }).trim().max(300, logMessages.urlLarga).default(''),
+  viviendaId: z.number({ error: ID_MESSAGE }).int(ID_MESSAGE).positive(ID_MESSAGE).max(MAX_ID, ID_MESSAGE).nullable().optional(),
+  tipo: z.enum(logTipos, { error: logMessages.tipo }).default('info'),
+  descripcion: z.string({ error: logMessages.descripcionLarga }).trim().max(1000, logMessages.descripcionLarga).default(''),
 })
-export type LogCreate = z.infer<typeof logCreateSchema>
+export type LogCreate = z.output<typeof logCreateSchema>
 
-export const logListQuerySchema = listQuerySchema(['fecha', 'accion'] as const).extend({
-  fecha: z.iso.date().optional(),
-  desde: z.iso.date().optional(),
-  hasta: z.iso.date().optional(),
+const day = daySchema(logMessages.fechaInvalida)
+const rango = <T extends { desde?: string; hasta?: string }>(q: T) => !q.desde || !q.hasta || q.desde <= q.hasta
+
+/**
+ * The filters of the logs screen (SPEC §2.11 and beyond): a day or a range of days (Europe/Madrid), the
+ * worker, the home, the type, and free text over acción and descripción (`q`).
+ */
+const logFilterFields = {
+  q: z.string().trim().max(100).optional(),
+  fecha: day.optional(),
+  desde: day.optional(),
+  hasta: day.optional(),
   trabajadorId: idFilter,
-})
+  viviendaId: idFilter,
+  tipo: z.enum(logTipos, { error: logMessages.tipo }).optional(),
+}
+
+/** GET /api/logs: the filters, paged and sorted by date (newest first unless `order=asc`). */
+export const logListQuerySchema = listQuerySchema(['fecha'] as const)
+  .extend(logFilterFields)
+  .refine(rango, { message: logMessages.rangoInvalido, path: ['hasta'] })
+export type LogListQuery = z.output<typeof logListQuerySchema>
+
+/** GET /api/logs/csv: every entry that matches the filters (no page). */
+export const logCsvQuerySchema = z.object(logFilterFields).refine(rango, { message: logMessages.rangoInvalido, path: ['hasta'] })
+export type LogCsvQuery = z.output<typeof logCsvQuerySchema>
+
+/** SPEC §2.11: the CSV's columns, in order. */
+export const LOG_CSV_HEADERS = ['Fecha', 'Trabajador', 'Accion', 'URL', 'Vivienda'] as const
 
 /** Log types by change (DECISIONS L1): create success, modify warning, delete error. */
 export const logTipoPorCambio = { create: 'success', update: 'warning', delete: 'error' } as const

@@ -1,6 +1,8 @@
 import { z } from 'zod'
-import { PERSON_NAME, requiredId, requiredText } from './common'
-import { rolSchema } from './roles'
+import { httpUrl, idParam, PERSON_NAME, requiredId, requiredText } from './common'
+import { idFilter, listQuerySchema } from './list'
+import { type Rol, rolSchema } from './roles'
+import { archivoSchema, uploadIdOf } from './uploads'
 
 /** SPEC §3 Worker, as the API returns it (DECISIONS A2: never a password hash). */
 export const trabajadorSchema = z.object({
@@ -12,7 +14,10 @@ export const trabajadorSchema = z.object({
   rol: rolSchema,
   activo: z.boolean(),
   passwordTemporal: z.boolean(),
+  /** The stored photo: an uploaded file's reference ('/api/uploads/<id>') or an http(s) URL. */
   fotoUrl: z.string().nullable(),
+  /** The photo to show: short-lived signed links for an uploaded file (DECISIONS S5), or the URL. */
+  foto: archivoSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   empresas: z.array(z.object({ id: z.number().int(), nombre: z.string() })),
@@ -39,7 +44,29 @@ export const trabajadorMessages = {
   /** Issue 'faults' item 4: an admin's reset is for other workers; one's own goes through /cambiar-password-con-actual. */
   restablecerPropia: 'Para cambiar tu propia contraseña usa «Cambiar contraseña».',
   vacio: 'No hay trabajadores.',
+  /** SPEC §8 Workers load. */
+  errorCarga: 'Error al cargar trabajadores.',
+  /** SPEC §2.20. */
+  sinEmpresas: 'Sin empresas asociadas',
+  cargando: 'Cargando…',
+  empresasInvalidas: 'Selecciona empresas válidas',
+  empresaInvalida: 'No se ha encontrado la empresa.',
+  foto: 'La foto debe ser un archivo subido o una URL válida',
+  /** DECISIONS P3: what a worker may not do to itself. */
+  propioRol: 'No puedes cambiar tu propio rol.',
+  propioActivo: 'No puedes desactivarte a ti mismo.',
+  propioEliminar: 'No puedes eliminarte a ti mismo.',
+  propioEmpresas: 'No puedes cambiar tus propias empresas.',
+  propioCampos: 'Solo puedes cambiar tu nombre, tus apellidos y tu email.',
+  /** Someone must always be able to administer the product. */
+  ultimoSuperadmin: 'No se puede desactivar, eliminar ni cambiar de rol al último SUPERADMIN activo.',
+  /** A link that is already there, or one that is not. */
+  yaVinculado: 'El trabajador ya pertenece a esa empresa.',
+  noVinculado: 'El trabajador no pertenece a esa empresa.',
 } as const
+
+/** SPEC §2.20, §2.10: how a role is named on screen. */
+export const rolLabels = { SUPERADMIN: 'Superadministrador', ADMIN: 'Administrador', EMPLEADO: 'Empleado' } as const
 
 /** SPEC §5 Own settings (/configuracionUsuario). */
 export const ajustesUsuarioSchema = z.object({
@@ -60,6 +87,18 @@ export const trabajadorNifSchema = z
   .toUpperCase()
   .regex(/^(\d{7,9}[A-Z]|[XYZ]\d{7}[A-Z])$/, trabajadorMessages.nif)
 
+/**
+ * SPEC §2.10 photo: an uploaded file's reference (SPEC's types, DECISIONS S5) or an http(s) URL; '' or null
+ * mean none.
+ */
+const fotoSchema = z
+  .union(
+    [z.literal(''), z.string().refine((v) => uploadIdOf(v) !== null, trabajadorMessages.foto), httpUrl(trabajadorMessages.foto)],
+    { error: trabajadorMessages.foto },
+  )
+  .nullable()
+  .optional()
+
 /** SPEC §5 Worker, as a create body (DECISIONS S1: no password in it; the server generates one). */
 export const trabajadorCreateSchema = z.object({
   nombre: requiredText(trabajadorMessages.nombreObligatorio)
@@ -76,10 +115,13 @@ export const trabajadorCreateSchema = z.object({
   nif: trabajadorNifSchema,
   rol: rolSchema,
   activo: z.boolean().optional(),
+  fotoUrl: fotoSchema,
   /** Companies to link it to (SPEC §7 links them one by one; here in the same transaction). */
   empresaIds: z.array(requiredId('Selecciona una empresa', 'Selecciona una empresa')).max(100).default([]),
 })
 export type TrabajadorCreate = z.output<typeof trabajadorCreateSchema>
+/** The create form's values (companies may still be unchosen). */
+export type TrabajadorCreateInput = z.input<typeof trabajadorCreateSchema>
 
 /**
  * The answer to a create, and to an admin's password reset: the worker and its one-time temporary password
@@ -91,13 +133,31 @@ export const trabajadorCreadoSchema = z.object({ trabajador: trabajadorSchema, p
  * PATCH /api/trabajadores/{id} (SPEC §7): the fields of the workers screen, or of the worker's own
  * settings (nombre, apellidos, email). Companies are linked through their own calls.
  */
-export const trabajadorUpdateSchema = trabajadorCreateSchema
-  .omit({ empresaIds: true })
-  .extend({
-    fotoUrl: z
-      .union([z.literal(''), z.url({ protocol: /^https?$/ })])
-      .nullable()
-      .optional(),
-  })
-  .partial()
+export const trabajadorUpdateSchema = trabajadorCreateSchema.omit({ empresaIds: true }).partial()
 export type TrabajadorUpdate = z.output<typeof trabajadorUpdateSchema>
+
+/** GET /api/trabajadores (SPEC §2.10, DECISIONS A4): searched by nombre, apellidos, email and NIF. */
+export const trabajadorListQuerySchema = listQuerySchema([
+  'apellidos',
+  'nombre',
+  'email',
+  'nif',
+  'rol',
+  'activo',
+] as const).extend({
+  empresaId: idFilter,
+  /** One role or several, comma-joined ('EMPLEADO,ADMIN': SPEC §6's task selector leaves SUPERADMIN out). */
+  rol: z
+    .string()
+    .regex(/^(SUPERADMIN|ADMIN|EMPLEADO)(,(SUPERADMIN|ADMIN|EMPLEADO)){0,2}$/, 'Selecciona un rol válido')
+    .transform((v) => v.split(',') as Rol[])
+    .optional(),
+  activo: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
+})
+export type TrabajadorListQuery = z.output<typeof trabajadorListQuerySchema>
+
+/** POST/DELETE /api/trabajadores/{id}/empresas/{empresaId} (SPEC §7). */
+export const trabajadorEmpresaParamsSchema = z.object({ id: idParam, empresaId: idParam })

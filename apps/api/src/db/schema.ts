@@ -337,9 +337,12 @@ export const logs = pgTable(
     descripcion: text().notNull().default(''),
     /** L3: previous and new values of a change. */
     datos: jsonb(),
+    /** The logs screen's free text searches the action and the description. */
+    busqueda: searchText('accion', 'descripcion'),
   },
   (t) => [
     index('logs_fecha_idx').on(t.fecha, t.id),
+    searchIndex('logs', t.busqueda),
     // The logs screen filters by worker or by home, newest first.
     index('logs_trabajador_fecha_idx').on(t.trabajadorId, t.fecha),
     index('logs_vivienda_fecha_idx').on(t.viviendaId, t.fecha),
@@ -348,7 +351,8 @@ export const logs = pgTable(
 
 /**
  * DECISIONS S5, D8: uploaded files, stored under DATA_DIR/uploads with their random id as the file name.
- * A file belongs to its uploader until it is attached to one record (a document or a cash movement);
+ * A file belongs to its uploader until it is attached to one record (a document, a cash movement or a
+ * worker, as its photo);
  * from then on it is seen by whoever sees that record, and it goes with it (the foreign keys cascade;
  * the file on disk is removed after the commit, and by the daily sweep if that was missed).
  */
@@ -365,13 +369,16 @@ export const uploads = pgTable(
     trabajadorId: integer().references(() => trabajadores.id, { onDelete: 'set null' }),
     documentoId: integer().references(() => documentosUsuario.id, { onDelete: 'cascade' }),
     movimientoId: integer().references(() => cajaUsuario.id, { onDelete: 'cascade' }),
+    /** SPEC §2.10: a worker's photo; it goes with the worker. */
+    fotoTrabajadorId: integer().references(() => trabajadores.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     // One file per record, and a file on one record at most.
     uniqueIndex('uploads_documento_unique').on(t.documentoId),
     uniqueIndex('uploads_movimiento_unique').on(t.movimientoId),
-    check('uploads_un_adjunto_check', sql`num_nonnulls(${t.documentoId}, ${t.movimientoId}) <= 1`),
+    uniqueIndex('uploads_foto_trabajador_unique').on(t.fotoTrabajadorId),
+    check('uploads_un_adjunto_check', sql`num_nonnulls(${t.documentoId}, ${t.movimientoId}, ${t.fotoTrabajadorId}) <= 1`),
     index('uploads_sueltos_idx').on(t.createdAt).where(sql`${t.documentoId} is null and ${t.movimientoId} is null`),
   ],
 )

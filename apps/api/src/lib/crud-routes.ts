@@ -27,6 +27,9 @@ function writeContext(headers: Record<string, string | string[] | undefined>): W
   return typeof ifMatch === 'string' && ifMatch ? { ifMatch } : {}
 }
 
+/** The uniform routes of a resource. */
+export type CrudRoute = 'list' | 'get' | 'create' | 'update' | 'remove'
+
 export const errorResponses = {
   400: errorBodySchema,
   401: errorBodySchema,
@@ -55,7 +58,9 @@ export function registerCrud<
     schemas: { entity: ES; listQuery: QS; create: CS; update: US; listItem?: LS }
     service: CrudService<z.output<ES>, z.output<QS>, z.output<CS>, z.output<US>, z.output<LS>>
     /** OpenAPI descriptions per route (what the list's headers carry, how versions work…). */
-    docs?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'remove', string>>
+    docs?: Partial<Record<CrudRoute, string>>
+    /** Routes the resource registers itself (lib/resource.ts `ownRoutes`). */
+    skip?: ReadonlyArray<CrudRoute>
   },
 ): void {
   const { deps } = app
@@ -67,60 +72,66 @@ export function registerCrud<
   const tags = [resource]
   const path = `/${resource}`
   const allowed = (action: Action) => requirePermission(resource, action)
+  const own = new Set(def.skip ?? [])
 
-  r.get(
-    path,
-    {
-      preValidation: allowed('list'),
-      schema: {
-        tags,
-        description: docs.list,
-        querystring: schemas.listQuery,
-        response: { 200: z.array(schemas.listItem ?? schemas.entity), ...errorResponses },
+  if (!own.has('list'))
+    r.get(
+      path,
+      {
+        preValidation: allowed('list'),
+        schema: {
+          tags,
+          description: docs.list,
+          querystring: schemas.listQuery,
+          response: { 200: z.array(schemas.listItem ?? schemas.entity), ...errorResponses },
+        },
       },
-    },
-    async (request, reply) => sendList(reply, await service.list(deps, actorOf(request), request.query as z.output<QS>)),
-  )
-  r.get<IdParams>(
-    `${path}/:id`,
-    {
-      preValidation: allowed('list'),
-      schema: { tags, description: docs.get, params: idParamsSchema, response: { 200: schemas.entity, ...errorResponses } },
-    },
-    async (request) => service.get(deps, actorOf(request), request.params.id),
-  )
-  r.post(
-    path,
-    {
-      preValidation: allowed('create'),
-      schema: { tags, description: docs.create, body: schemas.create, response: { 201: schemas.entity, ...errorResponses } },
-    },
-    async (request, reply) => reply.code(201).send(await service.create(deps, actorOf(request), request.body as z.output<CS>)),
-  )
-  r.patch<IdParams>(
-    `${path}/:id`,
-    {
-      preValidation: allowed('update'),
-      schema: {
-        tags,
-        description: docs.update,
-        params: idParamsSchema,
-        body: schemas.update,
-        response: { 200: schemas.entity, ...errorResponses },
+      async (request, reply) => sendList(reply, await service.list(deps, actorOf(request), request.query as z.output<QS>)),
+    )
+  if (!own.has('get'))
+    r.get<IdParams>(
+      `${path}/:id`,
+      {
+        preValidation: allowed('list'),
+        schema: { tags, description: docs.get, params: idParamsSchema, response: { 200: schemas.entity, ...errorResponses } },
       },
-    },
-    async (request) =>
-      service.update(deps, actorOf(request), request.params.id, request.body as z.output<US>, writeContext(request.headers)),
-  )
-  r.delete<IdParams>(
-    `${path}/:id`,
-    {
-      preValidation: allowed('delete'),
-      schema: { tags, description: docs.remove, params: idParamsSchema, response: { 204: z.null(), ...errorResponses } },
-    },
-    async (request, reply) => {
-      await service.remove(deps, actorOf(request), request.params.id, writeContext(request.headers))
-      return reply.code(204).send(null)
-    },
-  )
+      async (request) => service.get(deps, actorOf(request), request.params.id),
+    )
+  if (!own.has('create'))
+    r.post(
+      path,
+      {
+        preValidation: allowed('create'),
+        schema: { tags, description: docs.create, body: schemas.create, response: { 201: schemas.entity, ...errorResponses } },
+      },
+      async (request, reply) => reply.code(201).send(await service.create(deps, actorOf(request), request.body as z.output<CS>)),
+    )
+  if (!own.has('update'))
+    r.patch<IdParams>(
+      `${path}/:id`,
+      {
+        preValidation: allowed('update'),
+        schema: {
+          tags,
+          description: docs.update,
+          params: idParamsSchema,
+          body: schemas.update,
+          response: { 200: schemas.entity, ...errorResponses },
+        },
+      },
+      async (request) =>
+        service.update(deps, actorOf(request), request.params.id, request.body as z.output<US>, writeContext(request.headers)),
+    )
+  if (!own.has('remove'))
+    r.delete<IdParams>(
+      `${path}/:id`,
+      {
+        preValidation: allowed('delete'),
+        schema: { tags, description: docs.remove, params: idParamsSchema, response: { 204: z.null(), ...errorResponses } },
+      },
+      async (request, reply) => {
+        await service.remove(deps, actorOf(request), request.params.id, writeContext(request.headers))
+        return reply.code(204).send(null)
+      },
+    )
 }

@@ -173,8 +173,9 @@ export type LogActor = Pick<Actor, 'id' | 'email' | 'nombre' | 'apellidos'> | nu
 /**
  * DECISIONS L1-L3: the server writes the log in the same transaction as the change (pass the `tx`). The
  * entry keeps ids and names, never foreign keys: deleting a worker or a home later rewrites nothing (L2).
+ * Returns the entry's id.
  */
-export async function logChange(db: DbOrTx, actor: LogActor, change: Change): Promise<void> {
+export async function logChange(db: DbOrTx, actor: LogActor, change: Change): Promise<number> {
   const tipo = change.cambio in tipoPorCambio ? tipoPorCambio[change.cambio as keyof typeof tipoPorCambio] : change.cambio
   const datos =
     change.antes !== undefined || change.despues !== undefined
@@ -183,17 +184,21 @@ export async function logChange(db: DbOrTx, actor: LogActor, change: Change): Pr
           ...(change.despues !== undefined ? { despues: change.despues } : {}),
         }
       : null
-  await db.insert(logs).values({
-    trabajadorId: actor?.id ?? null,
-    trabajadorEmail: actor?.email ?? null,
-    trabajadorNombre: actor ? `${actor.nombre} ${actor.apellidos}` : null,
-    accion: change.accion,
-    url: change.url,
-    tipo,
-    descripcion: change.descripcion,
-    viviendaId: change.vivienda?.id ?? null,
-    viviendaNombre: change.vivienda?.nombre ?? null,
-    usuarioId: change.usuarioId ?? null,
-    datos,
-  })
+  const [entry] = await db
+    .insert(logs)
+    .values({
+      trabajadorId: actor?.id ?? null,
+      trabajadorEmail: actor?.email ?? null,
+      trabajadorNombre: actor ? `${actor.nombre} ${actor.apellidos}` : null,
+      accion: change.accion,
+      url: change.url,
+      tipo,
+      descripcion: change.descripcion,
+      viviendaId: change.vivienda?.id ?? null,
+      viviendaNombre: change.vivienda?.nombre ?? null,
+      usuarioId: change.usuarioId ?? null,
+      datos,
+    })
+    .returning({ id: logs.id })
+  return (entry as { id: number }).id
 }

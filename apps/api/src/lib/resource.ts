@@ -1,4 +1,4 @@
-import { AppError, type Dependent, deletionBlockedMessage, type Resource } from '@vb/shared'
+import { AppError, type Dependent, deletionBlockedMessage, type ListPage, type Resource } from '@vb/shared'
 import { type AnyColumn, eq, getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm'
 import type { PgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -7,7 +7,7 @@ import type { DbOrTx, Tx } from '../db/client'
 import { empresas } from '../db/schema'
 import type { AppDeps } from '../deps'
 import type { Actor } from './actor'
-import { type CrudService, registerCrud, type WriteContext } from './crud-routes'
+import { type CrudRoute, type CrudService, registerCrud, type WriteContext } from './crud-routes'
 import { type PartInLog, releaseOrRefuse } from './ownership'
 import { likePattern, ordered, sortKey } from './paging'
 import {
@@ -87,6 +87,11 @@ export interface LogDeclaration<E> {
   /** The home the change concerns (DECISIONS L1: never a fixed one). */
   vivienda?: (e: E) => { id: number; nombre: string } | null | undefined
   usuarioId?: (e: E) => number | null | undefined
+  /**
+   * What the entry keeps of the record before and after (default: the record as the API shows it), e.g.
+   * without links that expire.
+   */
+  values?: (e: E) => unknown
   /** Replaces the description of one kind of change (parts: the rows that went with a deleted record). */
   describe?: {
     create?: (e: E) => string
@@ -182,10 +187,38 @@ export interface ResourceDefinition<T extends TableWithId, S extends ResourceSch
     ) => Promise<void> | void
     remove?: (context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect'] }) => Promise<unknown> | unknown
   }
+  /**
+   * Work of the resource's own in the write's transaction, after the row is written (an update: before it is
+   * read back for the answer and the log; a removal: before the log entry), e.g. a deactivated worker's
+   * sessions end, a deleted one's streams are told. Throw an AppError to refuse.
+   */
+  after?: {
+    update?: (
+      input: Out<S, 'update'>,
+      context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect'] },
+    ) => Promise<void> | void
+    remove?: (
+      before: Out<S, 'entity'>,
+      context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect'] },
+    ) => Promise<void> | void
+  }
   /** Work after the commit, with what `check.remove` returned (files to delete from disk). */
   afterRemove?: (deps: AppDeps, prepared: unknown) => Promise<void>
-  /** Calls that are really the resource's own. */
-  override?: Partial<CrudService<Out<S, 'entity'>, Out<S, 'listQuery'>, Out<S, 'create'>, Out<S, 'update'>, ListItem<S>>>
+  /**
+   * Calls that are really the resource's own. As a function it receives the uniform calls, so an override can
+   * wrap one (a worker editing its own settings goes its own way; an admin's edit is the uniform update).
+   */
+  override?:
+    | Partial<CrudService<Out<S, 'entity'>, Out<S, 'listQuery'>, Out<S, 'create'>, Out<S, 'update'>, ListItem<S>>>
+    | ((
+        uniform: CrudService<Out<S, 'entity'>, Out<S, 'listQuery'>, Out<S, 'create'>, Out<S, 'update'>, ListItem<S>>,
+      ) => Partial<CrudService<Out<S, 'entity'>, Out<S, 'listQuery'>, Out<S, 'create'>, Out<S, 'update'>, ListItem<S>>>)
+  /**
+   * Uniform routes the resource registers itself in `routes(extra)` (a create that answers more than the
+   * entity, an update a worker may make to its own record): the uniform one is left out, the service call
+   * stays.
+   */
+  ownRoutes?: ReadonlyArray<CrudRoute>
   /** OpenAPI descriptions per route. */
   docs?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'remove', string>>
 }
@@ -214,6 +247,86 @@ const asList = (by: SortBy): Array<AnyColumn | SQL> => (Array.isArray(by) ? [...
 /** 'creado' / 'creada' … */
 const participle = (verb: 'cread' | 'modificad' | 'eliminad', feminine?: boolean) => `${verb}${feminine ? 'a' : 'o'}`
 
+/** A list's declarations (what `defineResource` lists with, and read-only resources such as the log). */
+export interface ListDefinition<T extends PgTable & { id: PgColumn }, Q extends BaseListQuery, R, I> {
+  /** The permission name (the list needs the role's `list`); its scope rule (lib/scope.ts) is in every statement. */
+  name: Resource
+  table: T
+  /** The statement a row is read with (default: the table). */
+  read?: Reader<R>
+  /** A row as the list shows it. */
+  toItem: (row: R, context: { deps: AppDeps; actor: Actor }) => I
+  /** The table's stored search column (schema.ts `searchText`): `q` matches it. */
+  search?: AnyColumn
+  /** `sort` values and their keys; the first entry is the default, and its keys and the id break ties. */
+  sort: Record<string, SortBy>
+  defaultOrder?: 'asc' | 'desc'
+  /** Filters of the query besides q/sort/order/page: a condition on the table's own columns. */
+  filters?: {
+    [K in Exclude<keyof Q, keyof BaseListQuery>]?: (value: NonNullable<Q[K]>, actor: Actor) => SQL | undefined
+  }
+}
+
+export interface DefinedList<Q extends BaseListQuery, I> {
+  /** One page, sorted, with its bounded total (DECISIONS D13). */
+  list(deps: AppDeps, actor: Actor, query: Q): Promise<ListPage<I>>
+  /**
+   * The WHERE of the list for this worker and query (role check, scope, filters, search) and its ORDER BY
+   * keys: what an export of every matching row (the log's CSV) reads, in the list's order.
+   */
+  statement(actor: Actor, query: Omit<Q, 'page' | 'pageSize'>): { where: SQL | undefined; orderBy: SQL[] }
+}
+
+/**
+ * The list of a resource from its declarations: the worker's scope in the statement, filters, `q` on the
+ * table's one search column, a case- and accent-insensitive sort with the id as the last key, the page
+ * and a bounded total (a searched total may come from the short count cache).
+ */
+export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseListQuery, R, I>(
+  def: ListDefinition<T, Q, R, I>,
+): DefinedList<Q, I> {
+  const { name, table } = def
+  const read = (db: DbOrTx) => ((def.read ? def.read(db) : db.select().from(table as PgTable)) as unknown as PgSelect).$dynamic()
+  const defaultSort = Object.keys(def.sort)[0] as string
+
+  const statement = (actor: Actor, query: Omit<Q, 'page' | 'pageSize'>) => {
+    const filters = Object.entries(def.filters ?? {}) as Array<[string, (value: unknown, actor: Actor) => SQL | undefined]>
+    const condition = where(
+      scopeFor(actor, name, 'list'),
+      ...filters.map(([field, filter]) => {
+        const value = (query as Record<string, unknown>)[field]
+        return value === undefined || value === null ? undefined : filter(value, actor)
+      }),
+      query.q && def.search ? sql`${def.search} like ${likePattern(query.q)}` : undefined,
+    )
+    const keys = [
+      ...asList(def.sort[query.sort ?? defaultSort] ?? def.sort[defaultSort] ?? []),
+      ...asList(def.sort[defaultSort] ?? []),
+    ]
+    const unique = keys.filter((k, i) => keys.indexOf(k) === i)
+    const orderBy = [...unique.map(orderKey), table.id].map((k) => ordered(k, query.order ?? def.defaultOrder))
+    return { where: condition, orderBy }
+  }
+
+  return {
+    statement,
+    async list(deps, actor, query) {
+      const { where: condition, orderBy } = statement(actor, query)
+      const { limit, offset } = pageWindow(query)
+      const rows = read(deps.db)
+        .where(condition)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset)
+      return listPage(
+        deps.db,
+        rows.then((r: unknown[]) => r.map((row) => def.toItem(row as R, { deps, actor }))),
+        { from: table, where: condition, cache: Boolean(query.q) },
+      )
+    },
+  }
+}
+
 /** The Fastify instance a plugin receives, typed by the zod schemas of its routes. */
 type ZodApp = Parameters<FastifyPluginAsyncZod>[0]
 
@@ -237,8 +350,6 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
   const read = (db: DbOrTx) => ((def.read ? def.read(db) : db.select().from(table as PgTable)) as unknown as PgSelect).$dynamic()
   const present = (deps: AppDeps, actor: Actor) => (row: unknown) =>
     def.toEntity ? def.toEntity(row as R, { deps, actor }) : (def.schemas.entity.parse(row) as E)
-  const sortFields = Object.keys(def.sort)
-  const defaultSort = sortFields[0] as string
 
   /** The record as the API shows it, read by id (no scope: the caller has already checked or locked it). */
   const readOne = async (deps: AppDeps, actor: Actor, db: DbOrTx, id: number, scope?: SQL): Promise<E> => {
@@ -280,35 +391,21 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
     return context ? `${log.label(e)} (${context})` : log.label(e)
   }
   const concerns = (e: E) => ({ vivienda: log.vivienda?.(e) ?? null, usuarioId: log.usuarioId?.(e) ?? null })
+  const kept = (e: E) => (log.values ? log.values(e) : e)
 
-  const service: CrudService<E, Q, C, U, L> = {
-    async list(deps, actor, query) {
-      const filters = Object.entries(def.filters ?? {}) as Array<[string, (value: unknown, actor: Actor) => SQL | undefined]>
-      const condition = where(
-        scopeFor(actor, name, 'list'),
-        ...filters.map(([field, filter]) => {
-          const value = (query as Record<string, unknown>)[field]
-          return value === undefined || value === null ? undefined : filter(value, actor)
-        }),
-        query.q && def.search ? sql`${def.search} like ${likePattern(query.q)}` : undefined,
-      )
-      const keys = [
-        ...asList(def.sort[query.sort ?? defaultSort] ?? def.sort[defaultSort] ?? []),
-        ...asList(def.sort[defaultSort] ?? []),
-      ]
-      const unique_ = keys.filter((k, i) => keys.indexOf(k) === i)
-      const { limit, offset } = pageWindow(query)
-      const rows = read(deps.db)
-        .where(condition)
-        .orderBy(...[...unique_.map(orderKey), table.id].map((k) => ordered(k, query.order ?? def.defaultOrder)))
-        .limit(limit)
-        .offset(offset)
-      return listPage(
-        deps.db,
-        rows.then((r: unknown[]) => r.map(present(deps, actor)) as unknown as L[]),
-        { from: table, where: condition, cache: Boolean(query.q) },
-      )
-    },
+  const lister = defineList<T, Q, R, L>({
+    name,
+    table,
+    read: def.read,
+    toItem: (row, context) => present(context.deps, context.actor)(row) as unknown as L,
+    search: def.search,
+    sort: def.sort,
+    defaultOrder: def.defaultOrder,
+    filters: def.filters as ListDefinition<T, Q, R, L>['filters'],
+  })
+
+  const uniform: CrudService<E, Q, C, U, L> = {
+    list: (deps, actor, query) => lister.list(deps, actor, query),
 
     async get(deps, actor, id) {
       return readOne(deps, actor, deps.db, id, scopeFor(actor, name, 'list'))
@@ -332,7 +429,7 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
             descripcion:
               log.describe?.create?.(created) ?? `${log.title} ${participle('cread', log.feminine)}: ${withContext(created)}`,
             ...concerns(created),
-            despues: created,
+            despues: kept(created),
           })
           return created
         }),
@@ -362,6 +459,7 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
             .update(table as PgTable)
             .set({ ...changes, updatedAt: nextVersion(deps.clock, row.updatedAt as Date) })
             .where(eq(table.id, id))
+          await def.after?.update?.(input, { deps, actor, tx, row })
           const after = await readOne(deps, actor, tx, id)
           await logChange(tx, actor, {
             accion: `Modificar ${log.noun}`,
@@ -371,8 +469,8 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
               log.describe?.update?.(before, after) ??
               `${log.title} ${participle('modificad', log.feminine)}: ${log.label(after)}${log.moved?.(before, after) ?? ''}`,
             ...concerns(after),
-            antes: before,
-            despues: after,
+            antes: kept(before),
+            despues: kept(after),
           })
           return after
         }),
@@ -391,6 +489,7 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
           blocked: (d) => def.remove?.blocked?.(d) ?? deletionBlockedMessage(record, d, def.remove?.moveTo),
         })
         await tx.delete(table as PgTable).where(eq(table.id, id))
+        await def.after?.remove?.(before, { deps, actor, tx, row })
         await logChange(tx, actor, {
           accion: `Eliminar ${log.noun}`,
           url,
@@ -399,19 +498,22 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
             log.describe?.delete?.(before, parts) ??
             `${log.title} ${participle('eliminad', log.feminine)}: ${withContext(before)}`,
           ...concerns(before),
-          antes: Object.keys(parts).length ? { ...(before as object), ...parts } : before,
+          antes: Object.keys(parts).length ? { ...(kept(before) as object), ...parts } : kept(before),
         })
         return prepared
       })
       await def.afterRemove?.(deps, prepared)
     },
-    ...def.override,
+  }
+  const service: CrudService<E, Q, C, U, L> = {
+    ...uniform,
+    ...(typeof def.override === 'function' ? def.override(uniform) : def.override),
   }
 
   return {
     service,
     routes: (extra) => async (app) => {
-      registerCrud(app, { resource: name, schemas: def.schemas, service, docs: def.docs })
+      registerCrud(app, { resource: name, schemas: def.schemas, service, docs: def.docs, skip: def.ownRoutes })
       await extra?.(app)
     },
   }

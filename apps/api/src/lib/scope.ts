@@ -143,13 +143,23 @@ export function scopeFor(actor: Actor, resource: Resource, action: Action, messa
 
 /**
  * DECISIONS S5, D8: the uploaded files this worker may read. An unattached one is its uploader's only; an
- * attached one is seen by whoever sees the record it belongs to (a resident's document or cash movement).
+ * attached one is seen by whoever sees the record it belongs to (a resident's document or cash movement, a
+ * worker's photo).
  */
 export function uploadVisible(actor: Actor): SQL {
   const documento = resourceRules['documentos-usuario'].visible(actor)
   const movimiento = resourceRules['caja-usuario'].visible(actor)
+  const trabajador = trabajadorIn(actor, uploads.fotoTrabajadorId)
   return or(
-    and(isNull(uploads.documentoId), isNull(uploads.movimientoId), eq(uploads.trabajadorId, actor.id)),
+    and(
+      isNull(uploads.documentoId),
+      isNull(uploads.movimientoId),
+      isNull(uploads.fotoTrabajadorId),
+      eq(uploads.trabajadorId, actor.id),
+    ),
+    // A worker's photo: the worker itself, and whoever sees the worker (SPEC §2.10, §2.20).
+    eq(uploads.fotoTrabajadorId, actor.id),
+    trabajador ?? sql`${uploads.fotoTrabajadorId} is not null`,
     documento
       ? sql`${uploads.documentoId} in (select ${documentosUsuario.id} from ${documentosUsuario} where ${documento})`
       : sql`${uploads.documentoId} is not null`,

@@ -2,7 +2,7 @@ import type { Action, Resource, Rol } from '@vb/shared'
 import { eq } from 'drizzle-orm'
 import type { InjectOptions } from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { trabajadorEmpresas, uploads } from '../db/schema'
+import { logs, trabajadorEmpresas, uploads } from '../db/schema'
 import { samplePng } from '../lib/sample-files'
 import { resourceRules } from '../lib/scope'
 import type { TestWorker } from '../test/build-test-app'
@@ -19,8 +19,8 @@ import { multipart } from '../test/files'
 import { testScenario } from '../test/scenario'
 
 /**
- * SPEC §6 and DECISIONS P1-P2 as a table: every endpoint of companies, homes, residents, contacts, resident
- * documents, cash movements and the files attached to them, for each
+ * SPEC §6 and DECISIONS P1-P3 as a table: every endpoint of companies, homes, residents, contacts, resident
+ * documents, cash movements and the files attached to them, workers and the access log, for each
  * role, on a record of the worker's own company ('propia') and of another company ('ajena'). Each cell is
  * the exact status; for lists, whether the record is in the answer. Every cell works on fresh records.
  */
@@ -92,8 +92,29 @@ async function attachedFile(ctx: Ctx, to: 'documento' | 'movimiento'): Promise<s
   return id
 }
 
+/** A worker of the cell's company. */
+const staff = (ctx: Ctx) => t.worker('EMPLEADO', [ctx.empresaId])
+const workerBody = (empresaId: number) => ({
+  nombre: 'Marta',
+  apellidos: 'Matriz Gil',
+  email: `matriz.${Math.random().toString(36).slice(2)}@prueba.es`,
+  nif: '12345678Z',
+  rol: 'EMPLEADO',
+  empresaIds: [empresaId],
+})
+/** A log entry, the newest of all, written by a worker of the cell's company. */
+async function logEntry(ctx: Ctx): Promise<number> {
+  const w = await staff(ctx)
+  const [row] = await t.db
+    .insert(logs)
+    .values({ trabajadorId: w.id, accion: 'Entrada', descripcion: 'matriz', url: '/x', fecha: new Date('2100-01-01T00:00:00Z') })
+    .returning()
+  return row!.id
+}
+
 const ALL_SEE: Row = { SUPERADMIN: ['ve', 've'], ADMIN: ['ve', 'no ve'], EMPLEADO: ['ve', 'no ve'] }
 const OWN_ONLY = (status: number): Row => ({ SUPERADMIN: [status, status], ADMIN: [status, 404], EMPLEADO: [status, 404] })
+const ADMINS_OWN = (status: number): Row => ({ SUPERADMIN: [status, status], ADMIN: [status, 404], EMPLEADO: [403, 403] })
 
 const cases: Case[] = [
   // Companies (SPEC §6: SUPERADMIN all; ADMIN modifies own; EMPLEADO no actions).
@@ -380,6 +401,91 @@ const cases: Case[] = [
     expected: OWN_ONLY(204),
   },
 
+  // Workers (SPEC §6, DECISIONS P3): ADMIN and SUPERADMIN; ADMIN within its companies.
+  {
+    endpoint: 'GET /api/trabajadores',
+    prepare: async (ctx) => ({
+      request: { method: 'GET', url: '/api/trabajadores?pageSize=100' },
+      listed: (await staff(ctx)).id,
+    }),
+    expected: { SUPERADMIN: ['ve', 've'], ADMIN: ['ve', 'no ve'], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'GET /api/trabajadores/:id',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/trabajadores/${(await staff(ctx)).id}` } }),
+    expected: ADMINS_OWN(200),
+  },
+  {
+    endpoint: 'POST /api/trabajadores',
+    prepare: async (ctx) => ({ request: { method: 'POST', url: '/api/trabajadores', payload: workerBody(ctx.empresaId) } }),
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'PATCH /api/trabajadores/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'PATCH', url: `/api/trabajadores/${(await staff(ctx)).id}`, payload: { apellidos: 'Renombrado' } },
+    }),
+    expected: ADMINS_OWN(200),
+  },
+  {
+    endpoint: 'DELETE /api/trabajadores/:id',
+    prepare: async (ctx) => ({ request: { method: 'DELETE', url: `/api/trabajadores/${(await staff(ctx)).id}` } }),
+    expected: ADMINS_OWN(204),
+  },
+  {
+    endpoint: 'POST /api/trabajadores/:id/restablecer-password',
+    prepare: async (ctx) => ({
+      request: { method: 'POST', url: `/api/trabajadores/${(await staff(ctx)).id}/restablecer-password` },
+    }),
+    expected: ADMINS_OWN(200),
+  },
+  {
+    endpoint: 'POST /api/trabajadores/:id/empresas/:empresaId',
+    prepare: async (ctx) => ({
+      request: { method: 'POST', url: `/api/trabajadores/${(await staff(ctx)).id}/empresas/${empresaPropia}` },
+    }),
+    expected: ADMINS_OWN(200),
+  },
+  {
+    endpoint: 'POST /api/trabajadores/:id/empresas/:empresaId (destino)',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'POST',
+        url: `/api/trabajadores/${(await staff({ ...ctx, empresaId: empresaPropia })).id}/empresas/${await freshEmpresa(ctx)}`,
+      },
+    }),
+    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 403], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'DELETE /api/trabajadores/:id/empresas/:empresaId',
+    prepare: async (ctx) => ({
+      request: { method: 'DELETE', url: `/api/trabajadores/${(await staff(ctx)).id}/empresas/${ctx.empresaId}` },
+    }),
+    expected: ADMINS_OWN(200),
+  },
+
+  // The access log (SPEC §6, DECISIONS P1, L1): read by ADMIN (its companies' workers) and SUPERADMIN.
+  {
+    endpoint: 'GET /api/logs',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: '/api/logs?pageSize=100' }, listed: await logEntry(ctx) }),
+    expected: { SUPERADMIN: ['ve', 've'], ADMIN: ['ve', 'no ve'], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'GET /api/logs/csv',
+    prepare: async (ctx) => {
+      const id = await logEntry(ctx)
+      return { request: { method: 'GET', url: `/api/logs/csv?q=${encodeURIComponent(`matriz ${id}`)}` } }
+    },
+    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 200], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'POST /api/logs',
+    prepare: async (ctx) => ({
+      request: { method: 'POST', url: '/api/logs', payload: { accion: 'Abrir extracto', viviendaId: await home(ctx) } },
+    }),
+    expected: OWN_ONLY(201),
+  },
+
   // Files attached to those records (DECISIONS S5): seen as their record is.
   {
     endpoint: 'GET /api/uploads/:id (documento)',
@@ -416,6 +522,8 @@ const SPEC_403 = new Set([
   'PATCH /api/usuarios/:id {viviendaId: destino}',
   'POST /api/usuarios/:id/viviendas/:viviendaId (destino)',
   'POST /api/usuarios',
+  'POST /api/trabajadores',
+  'POST /api/trabajadores/:id/empresas/:empresaId (destino)',
 ])
 
 describe('the table agrees with the scope module (lib/scope.ts resourceRules)', () => {

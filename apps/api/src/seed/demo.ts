@@ -595,37 +595,106 @@ async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> 
     // SPEC §4, DECISIONS D3: the PIR warnings the server itself creates (the start-up run finds them made).
     await notifyPir(tx, { now: () => now })
 
-    await tx.insert(logs).values([
+    // The access log of the last days (DECISIONS L1), written as the server writes it: names kept beside ids.
+    const laura = byEmail.get('laura.campos@demo.es')!
+    const pablo = byEmail.get('pablo.serrano@demo.es')!
+    const who = (w: { id: number; email: string; nombre: string; apellidos: string }) => ({
+      trabajadorId: w.id,
+      trabajadorEmail: w.email,
+      trabajadorNombre: `${w.nombre} ${w.apellidos}`,
+    })
+    const en = (v: { id: number; nombre: string }) => ({ viviendaId: v.id, viviendaNombre: v.nombre })
+    const [h0, h1, h2] = [homeRows[0]!, homeRows[1]!, homeRows[homeRows.length - 1]!]
+    const r0 = residents[0]!
+    const logRows: Array<typeof logs.$inferInsert> = [
       {
-        trabajadorId: superadmin.id,
-        trabajadorEmail: superadmin.email,
+        ...who(superadmin),
         accion: 'Crear empresa',
         url: '/empresas',
         tipo: 'success',
-        descripcion: 'Datos de demostración: empresas creadas',
-        fecha: day(now, -7),
+        descripcion: 'Empresa creada: Hogares Mediterráneo S.L.',
+        fecha: day(now, -7, 9),
       },
       {
-        trabajadorId: admin.id,
-        trabajadorEmail: admin.email,
+        ...who(admin),
+        ...en(h0),
         accion: 'Crear vivienda',
         url: '/viviendas',
         tipo: 'success',
-        descripcion: 'Datos de demostración: viviendas creadas',
-        viviendaId: homeRows[0]!.id,
-        fecha: day(now, -6),
+        descripcion: `Vivienda creada: ${h0.nombre} (Hogares Mediterráneo S.L.)`,
+        fecha: day(now, -6, 11),
       },
       {
-        trabajadorId: empleado.id,
-        trabajadorEmail: empleado.email,
+        ...who(empleado),
+        ...en(h0),
+        usuarioId: r0.id,
         accion: 'Modificar usuario',
         url: '/usuarios',
         tipo: 'warning',
-        descripcion: `Datos de demostración: usuario ${residents[0]!.nombre} modificado`,
-        viviendaId: homeRows[0]!.id,
-        usuarioId: residents[0]!.id,
-        fecha: day(now, -5),
+        descripcion: `Usuario modificado: ${r0.nombre} ${r0.apellidos} (${r0.nif})`,
+        datos: {
+          antes: { nombre: r0.nombre, gradoDependencia: null },
+          despues: { nombre: r0.nombre, gradoDependencia: r0.gradoDependencia },
+        },
+        fecha: day(now, -5, 12),
       },
-    ])
+      {
+        ...who(laura),
+        ...en(h1),
+        accion: 'Crear documento',
+        url: '/documentacion',
+        tipo: 'success',
+        descripcion: 'Documento creado: Informe social',
+        fecha: day(now, -4, 16),
+      },
+      {
+        ...who(pablo),
+        ...en(h2),
+        accion: 'Eliminar contacto',
+        url: '/contactos',
+        tipo: 'error',
+        descripcion: 'Contacto eliminado: Reformas Antiguas',
+        fecha: day(now, -4, 17),
+      },
+      {
+        ...who(superadmin),
+        accion: 'Modificar trabajador',
+        url: '/trabajadores',
+        tipo: 'warning',
+        descripcion: `Trabajador modificado: ${pablo.nombre} ${pablo.apellidos} (${pablo.email}); desactivado`,
+        fecha: day(now, -3, 9),
+      },
+      {
+        accion: 'Inicio de sesión fallido',
+        url: '/',
+        tipo: 'error',
+        descripcion: 'Intento fallido para desconocido@ejemplo.es',
+        fecha: day(now, -2, 8),
+      },
+    ]
+    // Every working day of the last week: the staff logging in and keeping the ledger.
+    for (let d = -7; d <= -1; d++) {
+      for (const [i, w] of [superadmin, admin, empleado, laura].entries()) {
+        logRows.push({
+          ...who(w),
+          accion: 'Inicio de sesión',
+          url: '/',
+          tipo: 'success',
+          descripcion: `${w.nombre} ${w.apellidos} ha iniciado sesión`,
+          fecha: day(now, d, 8 + i),
+        })
+      }
+      logRows.push({
+        ...who(empleado),
+        ...en(h0),
+        usuarioId: r0.id,
+        accion: 'Crear movimiento de caja',
+        url: `/caja/${r0.nif}`,
+        tipo: 'success',
+        descripcion: `Movimiento creado: Compra semanal (-25,00 €) de ${r0.nombre} ${r0.apellidos}`,
+        fecha: day(now, d, 13),
+      })
+    }
+    await tx.insert(logs).values(logRows)
   }
 }

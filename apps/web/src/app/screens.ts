@@ -175,13 +175,36 @@ export const screens = {
     path: '/trabajadores',
     title: 'Trabajadores',
     resource: 'trabajadores',
+    // Each worker's companies by name.
+    shows: ['empresas'],
     menu: { group: 'config', label: 'Trabajadores', icon: 'person-badge' },
+    load: page(
+      () => import('../features/trabajadores/trabajadores-page'),
+      (m) => m.TrabajadoresPage,
+    ),
   },
   logs: {
     path: '/logs',
     title: 'Logs',
     resource: 'logs',
+    // Every change writes an entry: the log is read again after any of them.
+    shows: [
+      'empresas',
+      'viviendas',
+      'usuarios',
+      'contactos',
+      'trabajadores',
+      'planing-tareas',
+      'tareas-trabajador',
+      'presupuestos',
+      'documentos-usuario',
+      'caja-usuario',
+    ],
     menu: { group: 'config', label: 'Logs', icon: 'journal-text' },
+    load: page(
+      () => import('../features/logs/logs-page'),
+      (m) => m.LogsPage,
+    ),
   },
   integraciones: {
     path: '/integraciones',
@@ -192,8 +215,22 @@ export const screens = {
       (m) => m.IntegracionesPage,
     ),
   },
-  fichaTrabajador: { path: '/ficha-trabajador', title: 'Ficha del trabajador' },
-  configuracionUsuario: { path: '/configuracionUsuario', title: 'Configuración de usuario' },
+  fichaTrabajador: {
+    path: '/ficha-trabajador',
+    title: 'Ficha del trabajador',
+    load: page(
+      () => import('../features/perfil/ficha-trabajador-page'),
+      (m) => m.FichaTrabajadorPage,
+    ),
+  },
+  configuracionUsuario: {
+    path: '/configuracionUsuario',
+    title: 'Configuración de usuario',
+    load: page(
+      () => import('../features/perfil/configuracion-usuario-page'),
+      (m) => m.ConfiguracionUsuarioPage,
+    ),
+  },
 } as const satisfies Record<string, Screen>
 
 export type ScreenId = keyof typeof screens

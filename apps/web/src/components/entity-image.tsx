@@ -16,7 +16,8 @@ interface EntityImageProps {
 /** A logo or photo, or a default icon when it is missing or broken. */
 export function EntityImage({ src, alt, fallbackIcon = 'building', fallbackLabel = 'Sin logo', size = 40 }: EntityImageProps) {
   const [failed, setFailed] = useState<string | null>(null)
-  const style = { width: size, height: size }
+  // The default icon grows with the box (a profile's photo is bigger than a table's).
+  const style = { width: size, height: size, ...(size > 40 ? { fontSize: size / 2 } : {}) }
   if (!src || failed === src) {
     return (
       <span className="vb-entity-image" style={style} role="img" aria-label={fallbackLabel}>

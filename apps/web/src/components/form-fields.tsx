@@ -1,7 +1,8 @@
 import { type QueryKey, useQuery } from '@tanstack/react-query'
 import { type ReactNode, useId } from 'react'
-import { Form, InputGroup } from 'react-bootstrap'
-import type { FieldValues, Path, RegisterOptions, UseFormReturn } from 'react-hook-form'
+import { Button, Form, InputGroup } from 'react-bootstrap'
+import type { FieldValues, Path, PathValue, RegisterOptions, UseFormReturn } from 'react-hook-form'
+import { Icon } from './icon'
 
 /**
  * SPEC §5: errors show under each field and are cleared when the field is edited, so a form validates on
@@ -207,5 +208,191 @@ export function RemoteSelectField<T extends FieldValues, C, O>({
       options={options}
       disabled={query.isPending && extraOptions.length === 0}
     />
+  )
+}
+
+interface SwitchFieldProps<T extends FieldValues, C, O> extends FieldProps<T, C, O> {
+  disabled?: boolean
+}
+
+/** A labelled on/off switch bound to a boolean field (a worker's 'Activo'). */
+export function SwitchField<T extends FieldValues, C, O>({
+  form,
+  name,
+  label,
+  help,
+  disabled = false,
+}: SwitchFieldProps<T, C, O>) {
+  const { id, message, errorId, helpId, registered } = useFieldBinding(form, name)
+  return (
+    <Form.Group controlId={id}>
+      <Form.Check
+        type="switch"
+        label={label}
+        disabled={disabled}
+        isInvalid={Boolean(message)}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={message ? errorId : help ? helpId : undefined}
+        {...registered}
+      />
+      {message ? (
+        <div id={errorId} className="invalid-feedback d-block">
+          {message}
+        </div>
+      ) : (
+        help && (
+          <Form.Text id={helpId} className="d-block">
+            {help}
+          </Form.Text>
+        )
+      )}
+    </Form.Group>
+  )
+}
+
+export interface CheckboxOption extends SelectOption {
+  /** Shown and kept, but not changeable here (a company the worker is in that the admin does not manage). */
+  disabled?: boolean
+}
+
+interface CheckboxGroupFieldProps<T extends FieldValues, C, O> extends FieldProps<T, C, O> {
+  options: CheckboxOption[]
+  /** Shown instead of the options while they load, or when there are none. */
+  emptyText?: string
+}
+
+/**
+ * A group of checkboxes bound to an array field of ids (a worker's companies): a fieldset whose legend is
+ * the label, its error under it.
+ */
+export function CheckboxGroupField<T extends FieldValues, C, O>({
+  form,
+  name,
+  label,
+  help,
+  options,
+  emptyText,
+}: CheckboxGroupFieldProps<T, C, O>) {
+  const id = useId()
+  const { error } = form.getFieldState(name, form.formState)
+  const message =
+    error?.message ?? (error as unknown as Array<{ message?: string }> | undefined)?.find?.((e) => e?.message)?.message
+  const value = ((form.watch(name) as Array<string | number> | undefined) ?? []).map(String)
+  const set = (next: Array<string | number>) => {
+    form.clearErrors(name)
+    form.setValue(name, next as PathValue<T, Path<T>>, { shouldDirty: true })
+  }
+  const toggle = (option: CheckboxOption, checked: boolean) => {
+    const rest = value.filter((v) => v !== String(option.value))
+    const chosen = (checked ? [...rest, String(option.value)] : rest).map((v) =>
+      typeof option.value === 'number' ? Number(v) : v,
+    )
+    set(chosen)
+  }
+  return (
+    <fieldset aria-describedby={message ? `${id}-error` : help ? `${id}-help` : undefined}>
+      <legend className="form-label fs-6 mb-1">{label}</legend>
+      {options.length === 0 && emptyText && <p className="text-body-secondary small mb-1">{emptyText}</p>}
+      <div className="vb-checkbox-group">
+        {options.map((option) => (
+          <Form.Check
+            key={option.value}
+            id={`${id}-${option.value}`}
+            type="checkbox"
+            label={option.label}
+            disabled={option.disabled}
+            checked={value.includes(String(option.value))}
+            isInvalid={Boolean(message)}
+            onChange={(e) => toggle(option, e.target.checked)}
+          />
+        ))}
+      </div>
+      {message ? (
+        <div id={`${id}-error`} className="invalid-feedback d-block">
+          {message}
+        </div>
+      ) : (
+        help && (
+          <Form.Text id={`${id}-help`} className="d-block">
+            {help}
+          </Form.Text>
+        )
+      )}
+    </fieldset>
+  )
+}
+
+interface RemoteCheckboxGroupFieldProps<T extends FieldValues, C, O> extends Omit<CheckboxGroupFieldProps<T, C, O>, 'options'> {
+  queryKey: QueryKey
+  /** Loads the choices (the companies the worker may give); the field never imports a feature. */
+  fetcher: () => Promise<SelectOption[]>
+  /** Choices that must be there even if the fetcher does not return them (the record's own, shown disabled). */
+  extraOptions?: CheckboxOption[]
+}
+
+/** A group of checkboxes whose choices come from the server through a fetcher. */
+export function RemoteCheckboxGroupField<T extends FieldValues, C, O>({
+  queryKey,
+  fetcher,
+  extraOptions = [],
+  ...rest
+}: RemoteCheckboxGroupFieldProps<T, C, O>) {
+  const query = useQuery({ queryKey, queryFn: fetcher, staleTime: 30_000 })
+  const loaded = query.data ?? []
+  const options = [...loaded, ...extraOptions.filter((e) => !loaded.some((o) => o.value === e.value))]
+  const emptyText = query.isPending ? 'Cargando...' : query.isError ? 'No se pudieron cargar las opciones.' : rest.emptyText
+  return <CheckboxGroupField {...rest} options={options} emptyText={emptyText} />
+}
+
+interface LockedTextFieldProps<T extends FieldValues, C, O> extends TextFieldProps<T, C, O> {
+  /** The field can be typed in (its pencil was pressed). */
+  unlocked: boolean
+  onUnlock: () => void
+  /** The pencil's accessible name, e.g. 'Editar nombre'. */
+  unlockLabel: string
+}
+
+/**
+ * SPEC §2.21: a text field shown read-only until its pencil button is pressed; then it takes the focus and
+ * behaves as a TextField (its error under it).
+ */
+export function LockedTextField<T extends FieldValues, C, O>({
+  form,
+  name,
+  label,
+  help,
+  type = 'text',
+  autoComplete,
+  unlocked,
+  onUnlock,
+  unlockLabel,
+}: LockedTextFieldProps<T, C, O>) {
+  const { id, message, errorId, helpId, registered } = useFieldBinding(form, name)
+  const { setFocus } = form
+  const unlock = () => {
+    onUnlock()
+    window.setTimeout(() => setFocus(name), 0)
+  }
+  return (
+    <Form.Group controlId={id}>
+      <Form.Label>{label}</Form.Label>
+      <InputGroup hasValidation>
+        <Form.Control
+          type={type}
+          readOnly={!unlocked}
+          plaintext={false}
+          className={unlocked ? undefined : 'bg-body-tertiary'}
+          autoComplete={autoComplete ?? 'off'}
+          isInvalid={Boolean(message)}
+          aria-invalid={message ? true : undefined}
+          aria-describedby={message ? errorId : help ? helpId : undefined}
+          {...registered}
+        />
+        <Button variant="outline-secondary" onClick={unlock} disabled={unlocked} aria-label={unlockLabel} aria-pressed={unlocked}>
+          <Icon name="pencil" />
+        </Button>
+        <Feedback id={errorId} message={message} helpId={helpId} help={help} />
+      </InputGroup>
+    </Form.Group>
   )
 }

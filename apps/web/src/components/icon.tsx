@@ -11,6 +11,8 @@ import checkCircleFill from 'bootstrap-icons/icons/check-circle-fill.svg?raw'
 import chevronDown from 'bootstrap-icons/icons/chevron-down.svg?raw'
 import chevronRight from 'bootstrap-icons/icons/chevron-right.svg?raw'
 import chevronUp from 'bootstrap-icons/icons/chevron-up.svg?raw'
+import clipboard from 'bootstrap-icons/icons/clipboard.svg?raw'
+import clipboardCheck from 'bootstrap-icons/icons/clipboard-check.svg?raw'
 import download from 'bootstrap-icons/icons/download.svg?raw'
 import envelopeCheck from 'bootstrap-icons/icons/envelope-check.svg?raw'
 import exclamationTriangle from 'bootstrap-icons/icons/exclamation-triangle.svg?raw'
@@ -30,6 +32,7 @@ import houseHeart from 'bootstrap-icons/icons/house-heart.svg?raw'
 import houseHeartFill from 'bootstrap-icons/icons/house-heart-fill.svg?raw'
 import infoCircle from 'bootstrap-icons/icons/info-circle.svg?raw'
 import journalText from 'bootstrap-icons/icons/journal-text.svg?raw'
+import key from 'bootstrap-icons/icons/key.svg?raw'
 import list from 'bootstrap-icons/icons/list.svg?raw'
 import listCheck from 'bootstrap-icons/icons/list-check.svg?raw'
 import paperclip from 'bootstrap-icons/icons/paperclip.svg?raw'
@@ -121,6 +124,9 @@ const svgs = {
   'three-dots-vertical': threeDotsVertical,
   trash,
   'x-octagon': xOctagon,
+  clipboard,
+  'clipboard-check': clipboardCheck,
+  key,
 }
 
 export type IconName = keyof typeof svgs

@@ -18,6 +18,8 @@ interface UploadFieldProps<T extends FieldValues, C, O> {
   /** What clearing the field stores: '' (a required field shows its message) or null (removes a receipt). */
   emptyValue?: '' | null
   help?: ReactNode
+  /** Said after the reason when an upload fails (SPEC §2.10: 'the worker is saved without a photo'). */
+  failureNote?: string
 }
 
 const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('es-ES')} KB`
@@ -35,6 +37,7 @@ export function UploadField<T extends FieldValues, C, O>({
   current,
   emptyValue = '',
   help,
+  failureNote,
 }: UploadFieldProps<T, C, O>) {
   const id = useId()
   const fileId = `${id}-file`
@@ -51,12 +54,14 @@ export function UploadField<T extends FieldValues, C, O>({
   const choose = async (file: File | undefined) => {
     if (!file) return
     form.clearErrors(name)
+    const failed = (reason: string) =>
+      form.setError(name, { type: 'upload', message: failureNote ? `${reason} ${failureNote}` : reason })
     if (file.size > UPLOAD_MAX_BYTES) {
-      form.setError(name, { type: 'upload', message: uploadMessages.demasiadoGrande })
+      failed(uploadMessages.demasiadoGrande)
       return
     }
     if (file.size === 0) {
-      form.setError(name, { type: 'upload', message: uploadMessages.vacio })
+      failed(uploadMessages.vacio)
       return
     }
     setUploading(true)
@@ -65,7 +70,7 @@ export function UploadField<T extends FieldValues, C, O>({
       setUploaded(upload)
       set(upload.url)
     } catch (err) {
-      form.setError(name, { type: 'upload', message: errorMessage(err) })
+      failed(errorMessage(err))
     } finally {
       setUploading(false)
       if (fileInput.current) fileInput.current.value = ''

@@ -1,2 +1,10 @@
 /** DECISIONS D10: es-ES dates in Europe/Madrid and es-ES euros, from the shared contract. */
-export { formatDate, formatDateMedium, formatDateTime, formatMoney, madridDay, TIME_ZONE } from '@vb/shared'
+export {
+  formatDate,
+  formatDateMedium,
+  formatDateTime,
+  formatDateTimeSeconds,
+  formatMoney,
+  madridDay,
+  TIME_ZONE,
+} from '@vb/shared'

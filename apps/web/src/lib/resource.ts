@@ -7,26 +7,27 @@ export type ListQuery = Record<string, string | number | boolean | null | undefi
 /**
  * One typed client per resource (GUIDE: react-admin's dataProvider contract): the five calls of SPEC §7's
  * uniform CRUD, under `/api/<path>`, and the query key every cache entry of the resource lives under.
+ * `R` is what a create answers when it is more than the record (a new worker's one-time password).
  */
-export interface ResourceClient<T extends { id: number }, C, U = Partial<C>> {
+export interface ResourceClient<T extends { id: number }, C, U = Partial<C>, R = T> {
   /** e.g. 'viviendas': the API path and the root of its query keys. */
   name: string
   key: readonly [string]
   list(query: ListQuery): Promise<Page<T>>
   get(id: number): Promise<T>
-  create(body: C): Promise<T>
+  create(body: C): Promise<R>
   update(id: number, body: U, options?: WriteOptions): Promise<T>
   remove(id: number, options?: WriteOptions): Promise<void>
 }
 
-export function resourceClient<T extends { id: number }, C, U = Partial<C>>(name: string): ResourceClient<T, C, U> {
+export function resourceClient<T extends { id: number }, C, U = Partial<C>, R = T>(name: string): ResourceClient<T, C, U, R> {
   const path = `/${name}`
   return {
     name,
     key: [name] as const,
     list: (query) => api.list<T>(path, query),
     get: (id) => api.get<T>(`${path}/${id}`),
-    create: (body) => api.post<T>(path, body),
+    create: (body) => api.post<R>(path, body),
     update: (id, body, options) => api.patch<T>(`${path}/${id}`, body, options),
     remove: (id, options) => api.delete(`${path}/${id}`, options),
   }
@@ -52,7 +53,7 @@ export function staleAfterChange(resource: string): QueryKey[] {
  * Create, update and remove of a resource as TanStack mutations. On success they refresh the resource's
  * own queries and those of the resources that show it (a company's logo in the contacts list).
  */
-export function useResourceMutations<T extends { id: number }, C, U>(client: ResourceClient<T, C, U>) {
+export function useResourceMutations<T extends { id: number }, C, U, R = T>(client: ResourceClient<T, C, U, R>) {
   const queryClient = useQueryClient()
   const refresh = async () => {
     await Promise.all(staleAfterChange(client.name).map((queryKey) => queryClient.invalidateQueries({ queryKey })))

@@ -8,7 +8,8 @@ import {
 } from '@vb/shared'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { login, requestPasswordReset, resetPassword } from './auth.service'
+import { actorOf } from '../../plugins/auth'
+import { login, logout, requestPasswordReset, resetPassword } from './auth.service'
 
 const messageSchema = z.object({ message: z.string() })
 
@@ -30,6 +31,24 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const { worker, tokenVersion } = await login(deps, request.body, request.ip)
       const token = await reply.jwtSign({ sub: String(worker.id), tv: tokenVersion })
       return { token, trabajador: worker }
+    },
+  )
+
+  app.post(
+    '/auth/logout',
+    {
+      config: { auth: 'temporal' },
+      schema: {
+        tags: ['auth'],
+        summary: "Cierre de sesión (SPEC §2.2 'Cerrar sesión'): queda en el registro de actividad (DECISIONS L1)",
+        description:
+          'El navegador borra su sesión después; el token sigue siendo válido hasta que caduca o cambia la contraseña (las demás sesiones del trabajador no se cierran).',
+        response: { 204: z.null(), 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await logout(deps, actorOf(request))
+      return reply.code(204).send(null)
     },
   )
 

@@ -3,6 +3,7 @@ import { AppError, LOGIN_FAILED_MESSAGE, type LoginInput, RESTABLECER_INVALID, t
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { passwordResets, trabajadores } from '../../db/schema'
 import type { AppDeps } from '../../deps'
+import type { Actor } from '../../lib/actor'
 import { emailKey, ipKey, loginLimits, reserveOrRefuse } from '../../lib/login-attempts'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/password'
 import { logChange } from '../../lib/records'
@@ -50,7 +51,17 @@ export async function login(deps: AppDeps, input: LoginInput, ip: string): Promi
     cambio: 'success',
     descripcion: `${row.nombre} ${row.apellidos} ha iniciado sesión`,
   })
-  return { worker: await presentTrabajador(deps.db, row), tokenVersion: row.tokenVersion }
+  return { worker: await presentTrabajador(deps, deps.db, row), tokenVersion: row.tokenVersion }
+}
+
+/** DECISIONS L1: a logout is in the log like a login (the browser then forgets its session). */
+export async function logout(deps: AppDeps, actor: Actor): Promise<void> {
+  await logChange(deps.db, actor, {
+    accion: 'Cierre de sesión',
+    url: '/',
+    cambio: 'info',
+    descripcion: `${actor.nombre} ${actor.apellidos} ha cerrado sesión`,
+  })
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')

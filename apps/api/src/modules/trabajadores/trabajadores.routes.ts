@@ -1,34 +1,80 @@
 import {
+  AppError,
+  ajustesUsuarioSchema,
   cambiarPasswordBodySchema,
+  can,
   errorBodySchema,
   idParamsSchema,
   loginResponseSchema,
   notificacionSchema,
+  permissionMessages,
   trabajadorCreadoSchema,
   trabajadorCreateSchema,
+  trabajadorEmpresaParamsSchema,
   trabajadorSchema,
   trabajadorUpdateSchema,
 } from '@vb/shared'
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { errorResponses as errors } from '../../lib/crud-routes'
 import { actorOf } from '../../plugins/auth'
 import { requirePermission } from '../../plugins/permissions'
 import { listNotificacionesDe } from '../notificaciones/notificaciones.service'
-import { cambiarPassword, createTrabajador, getTrabajador, restablecerPassword, updateTrabajador } from './trabajadores.service'
+import {
+  cambiarPassword,
+  createTrabajador,
+  getMe,
+  restablecerPassword,
+  setEmpresa,
+  trabajadoresResource,
+} from './trabajadores.service'
 
-export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
+/** SPEC §5 Own settings: a worker's edit of itself answers with that form's messages. */
+const ownSettingsSchema = ajustesUsuarioSchema.partial()
+
+/**
+ * PATCH /trabajadores/{id}: the role matrix lets ADMIN and SUPERADMIN through (SPEC §6); any worker may
+ * edit its own settings (SPEC §2.21), whose fields are checked first with that form's messages.
+ */
+async function mayPatch(request: FastifyRequest) {
+  const actor = actorOf(request)
+  const own = String(actor.id) === (request.params as { id?: string }).id
+  if (!own) {
+    if (!can(actor, 'trabajadores', 'update')) throw new AppError('FORBIDDEN', permissionMessages.generic)
+    return
+  }
+  const parsed = ownSettingsSchema.safeParse(request.body ?? {})
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {}
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.join('.') || '_'
+      fieldErrors[key] ??= issue.message
+    }
+    throw new AppError('VALIDATION_FAILED', 'Revisa los datos del formulario.', fieldErrors)
+  }
+}
+
+/**
+ * SPEC §7 trabajadores: the uniform list, read and delete (lib/resource.ts), and the worker's own calls:
+ * create with a one-time password, edit (of another worker, or of one's own settings), /me, the password
+ * changes, the company links and the worker's notifications.
+ */
+export const trabajadoresRoutes = trabajadoresResource.routes((app) => {
   const { deps } = app
+  const tags = ['trabajadores']
+  const linkParams = trabajadorEmpresaParamsSchema
+
   app.get(
     '/trabajadores/me',
     {
       config: { auth: 'temporal' },
       schema: {
-        tags: ['trabajadores'],
+        tags,
         summary: 'El trabajador que ha iniciado sesión (DECISIONS A2)',
         response: { 200: trabajadorSchema, 401: errorBodySchema },
       },
     },
-    async (request) => getTrabajador(deps, actorOf(request).id),
+    async (request) => getMe(deps, actorOf(request)),
   )
 
   app.post(
@@ -36,16 +82,12 @@ export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       preValidation: requirePermission('trabajadores', 'create'),
       schema: {
-        tags: ['trabajadores'],
+        tags,
         summary: 'Crear un trabajador con una contraseña temporal que se muestra una sola vez (DECISIONS S1, P3)',
+        description:
+          'Sus empresas (`empresaIds`) y su foto (`fotoUrl`: la referencia de un archivo subido con POST /api/uploads, o una URL) se guardan en la misma transacción: si una no es válida, no se crea nada. Un ADMIN solo crea EMPLEADO o ADMIN, y solo en sus empresas.',
         body: trabajadorCreateSchema,
-        response: {
-          201: trabajadorCreadoSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          409: errorBodySchema,
-        },
+        response: { 201: trabajadorCreadoSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -57,22 +99,18 @@ export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/trabajadores/:id',
     {
+      preValidation: mayPatch,
       schema: {
-        tags: ['trabajadores'],
+        tags,
         summary: 'Modificar un trabajador, o los datos propios (SPEC §2.21); desactivarlo cierra sus sesiones (DECISIONS S2)',
+        description:
+          'Sobre uno mismo solo se guardan nombre, apellidos y email; cualquier otro campo con un valor distinto se rechaza (403). Las empresas se cambian con POST/DELETE /api/trabajadores/{id}/empresas/{empresaId}.',
         params: idParamsSchema,
         body: trabajadorUpdateSchema,
-        response: {
-          200: trabajadorSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          404: errorBodySchema,
-          409: errorBodySchema,
-        },
+        response: { 200: trabajadorSchema, ...errors },
       },
     },
-    async (request) => updateTrabajador(deps, actorOf(request), request.params.id, request.body),
+    async (request) => trabajadoresResource.service.update(deps, actorOf(request), request.params.id, request.body, {}),
   )
 
   app.patch(
@@ -80,7 +118,7 @@ export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { auth: 'temporal' },
       schema: {
-        tags: ['trabajadores'],
+        tags,
         summary: 'Cambiar la contraseña propia (SPEC §2.18, §2.19); devuelve un token nuevo',
         params: idParamsSchema,
         body: cambiarPasswordBodySchema,
@@ -98,23 +136,45 @@ export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
     '/trabajadores/:id/restablecer-password',
     {
       schema: {
-        tags: ['trabajadores'],
+        tags,
         summary:
           'Restablecer la contraseña de otro trabajador con una temporal que se muestra una sola vez; cierra sus sesiones y anula sus enlaces de recuperación (DECISIONS S1, S2)',
         params: idParamsSchema,
-        response: {
-          200: trabajadorCreadoSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          404: errorBodySchema,
-        },
+        response: { 200: trabajadorCreadoSchema, ...errors },
       },
     },
     async (request) => {
       const { trabajador, password } = await restablecerPassword(deps, actorOf(request), request.params.id)
       return { trabajador, passwordTemporal: password }
     },
+  )
+
+  app.post(
+    '/trabajadores/:id/empresas/:empresaId',
+    {
+      preValidation: requirePermission('trabajadores', 'update'),
+      schema: {
+        tags,
+        summary: 'Vincular el trabajador a una empresa (SPEC §7; DECISIONS P3)',
+        params: linkParams,
+        response: { 200: trabajadorSchema, ...errors },
+      },
+    },
+    async (request) => setEmpresa(deps, actorOf(request), request.params.id, request.params.empresaId, true),
+  )
+
+  app.delete(
+    '/trabajadores/:id/empresas/:empresaId',
+    {
+      preValidation: requirePermission('trabajadores', 'update'),
+      schema: {
+        tags,
+        summary: 'Desvincular el trabajador de una empresa (SPEC §7; DECISIONS P3)',
+        params: linkParams,
+        response: { 200: trabajadorSchema, ...errors },
+      },
+    },
+    async (request) => setEmpresa(deps, actorOf(request), request.params.id, request.params.empresaId, false),
   )
 
   app.get(
@@ -134,4 +194,4 @@ export const trabajadoresRoutes: FastifyPluginAsyncZod = async (app) => {
       return items
     },
   )
-}
+})

@@ -27,6 +27,9 @@ import { uploadVisible } from '../../lib/scope'
 import { loadActor } from '../../plugins/auth'
 
 export type UploadRow = typeof uploads.$inferSelect
+
+/** An upload attached to no record yet (its uploader's only). */
+const unattached = and(isNull(uploads.documentoId), isNull(uploads.movimientoId), isNull(uploads.fotoTrabajadorId))
 type Extension = (typeof UPLOAD_EXTENSIONS)[number]
 
 /** The type each accepted extension must have by content (file-type's answer), and the type it is served as. */
@@ -199,7 +202,7 @@ export function toUpload(files: FileStore, actor: Pick<Actor, 'id'>, row: Upload
     tamano: row.tamano,
     sha256: row.sha256,
     createdAt: row.createdAt.toISOString(),
-    adjunto: row.documentoId !== null || row.movimientoId !== null,
+    adjunto: row.documentoId !== null || row.movimientoId !== null || row.fotoTrabajadorId !== null,
     archivo: archivoOf(files, actor, row),
   }
 }
@@ -270,13 +273,13 @@ export async function serveUpload(
 export async function removeUpload(deps: AppDeps, actor: Actor, id: string): Promise<void> {
   const deleted = await deps.db
     .delete(uploads)
-    .where(and(eq(uploads.id, id), eq(uploads.trabajadorId, actor.id), isNull(uploads.documentoId), isNull(uploads.movimientoId)))
+    .where(and(eq(uploads.id, id), eq(uploads.trabajadorId, actor.id), unattached))
     .returning({ id: uploads.id })
   if (!deleted.length) throw new AppError('NOT_FOUND', uploadMessages.noEncontrado)
   await discardFiles(deps, [id])
 }
 
-export type Attachment = { documentoId: number } | { movimientoId: number }
+export type Attachment = { documentoId: number } | { movimientoId: number } | { fotoTrabajadorId: number }
 
 /**
  * Attaches an upload to a record, in the record's transaction: only an unattached upload of this worker
@@ -289,9 +292,7 @@ export async function attachUpload(tx: Tx, actor: Actor, reference: string, to: 
     ? await tx
         .update(uploads)
         .set(to)
-        .where(
-          and(eq(uploads.id, id), eq(uploads.trabajadorId, actor.id), isNull(uploads.documentoId), isNull(uploads.movimientoId)),
-        )
+        .where(and(eq(uploads.id, id), eq(uploads.trabajadorId, actor.id), unattached))
         .returning()
     : []
   if (!row) throw new AppError('VALIDATION_FAILED', uploadMessages.noDisponible, { [field]: uploadMessages.noDisponible })
@@ -300,7 +301,12 @@ export async function attachUpload(tx: Tx, actor: Actor, reference: string, to: 
 
 /** The upload attached to a record, if any. */
 export async function uploadOf(db: DbOrTx, of: Attachment): Promise<UploadRow | undefined> {
-  const condition = 'documentoId' in of ? eq(uploads.documentoId, of.documentoId) : eq(uploads.movimientoId, of.movimientoId)
+  const condition =
+    'documentoId' in of
+      ? eq(uploads.documentoId, of.documentoId)
+      : 'movimientoId' in of
+        ? eq(uploads.movimientoId, of.movimientoId)
+        : eq(uploads.fotoTrabajadorId, of.fotoTrabajadorId)
   const [row] = await db.select().from(uploads).where(condition)
   return row
 }
@@ -349,9 +355,7 @@ export async function sweepUploads(
   const now = deps.clock.now().getTime()
   const abandoned = await deps.db
     .delete(uploads)
-    .where(
-      and(isNull(uploads.documentoId), isNull(uploads.movimientoId), lt(uploads.createdAt, new Date(now - UNATTACHED_TTL_MS))),
-    )
+    .where(and(unattached, lt(uploads.createdAt, new Date(now - UNATTACHED_TTL_MS))))
     .returning({ id: uploads.id })
   await discardFiles(
     deps,

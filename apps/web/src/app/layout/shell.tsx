@@ -48,6 +48,8 @@ export function Shell() {
   }, [pathname])
 
   const logout = () => {
+    // DECISIONS L1: the logout is logged by the server. The call takes the token now, before it is cleared.
+    void api.post('/auth/logout').catch(() => undefined)
     session.clear()
     queryClient.clear()
     navigate(paths.login, { replace: true })

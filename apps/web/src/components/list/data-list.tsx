@@ -1,14 +1,14 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { permissionMessages } from '@vb/shared'
-import { type ReactNode, useEffect, useId, useMemo, useRef } from 'react'
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { MAX_PAGE_SIZE, permissionMessages } from '@vb/shared'
+import { Fragment, type Key, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { Alert, Button, Card, Form, Table } from 'react-bootstrap'
 import { ApiError } from '../../lib/api-client'
 import { Icon } from '../icon'
-import { ListPagination } from './list-pagination'
+import { ListPagination, MAS_DE_10000 } from './list-pagination'
 import { ListSearch } from './list-search'
 import { RowActionsMenu } from './row-actions-menu'
 import type { Column, DataListProps, ListFilter, SortOrder } from './types'
-import { useListState } from './use-list-state'
+import { ALL_ROWS, useListState } from './use-list-state'
 import { useMediaQuery, WIDE_QUERY } from './use-media-query'
 import './data-list.css'
 
@@ -23,19 +23,39 @@ export function DataList<T>(props: DataListProps<T>) {
   const { queryKey, fetcher, columns, rowKey, rowLabel, rowActions, searchLabel, searchPlaceholder, emptyText } = props
   const filtersKey = JSON.stringify(queryKey)
   const filterKeys = useMemo(() => (props.filters ?? []).map((f) => f.key), [props.filters])
-  const list = useListState(props.defaultSort, filterKeys)
+  const list = useListState(props.defaultSort, filterKeys, props.pageSizes?.default)
   const wide = useMediaQuery(WIDE_QUERY)
   const topRef = useRef<HTMLDivElement>(null)
 
-  const query = useQuery({
+  const paged = useQuery({
     queryKey: [...queryKey, list.params],
     // The page travels with its rows, so 'Mostrando…' and the active page match what is on screen
     // while the next page loads (the previous rows stay visible meanwhile).
     queryFn: async () => ({ ...(await fetcher(list.params)), page: list.params.page }),
     placeholderData: keepPreviousData,
     refetchInterval: props.refreshMs,
+    enabled: !list.all,
   })
-  const data = query.data
+  // 'Todos' (SPEC §2.11): every matching row, read MAX_PAGE_SIZE at a time as the user asks for more, so a
+  // list of a million rows never downloads it whole.
+  const everything = useInfiniteQuery({
+    queryKey: [...queryKey, ALL_ROWS, list.params],
+    queryFn: ({ pageParam }) => fetcher({ ...list.params, page: pageParam, pageSize: MAX_PAGE_SIZE }),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.items.length === MAX_PAGE_SIZE ? pages.length + 1 : undefined),
+    placeholderData: keepPreviousData,
+    enabled: list.all,
+  })
+  const query = list.all ? everything : paged
+  const data = list.all
+    ? everything.data && {
+        items: everything.data.pages.flatMap((p) => p.items),
+        total: everything.data.pages[0]?.total ?? 0,
+        exact: everything.data.pages[0]?.exact ?? true,
+        headers: everything.data.pages[0]?.headers,
+        page: 1,
+      }
+    : paged.data
 
   // New filters (another company in the top bar) start from page 1; the first render keeps the URL's page.
   const { setPage, resetPage } = list
@@ -48,10 +68,10 @@ export function DataList<T>(props: DataListProps<T>) {
 
   // A page emptied by a deletion (or by another user) moves back to the last page that has rows.
   useEffect(() => {
-    if (data && data.items.length === 0 && data.total > 0 && data.page > 1 && !query.isPlaceholderData) {
+    if (!list.all && data && data.items.length === 0 && data.total > 0 && data.page > 1 && !query.isPlaceholderData) {
       setPage(Math.max(1, Math.ceil(data.total / list.params.pageSize)))
     }
-  }, [data, list.params.pageSize, query.isPlaceholderData, setPage])
+  }, [data, list.all, list.params.pageSize, query.isPlaceholderData, setPage])
 
   const goToPage = (page: number) => {
     list.setPage(page)
@@ -97,19 +117,44 @@ export function DataList<T>(props: DataListProps<T>) {
               sort={list.sort}
               order={list.order}
               onSort={list.toggleSort}
+              expand={props.expand}
             />
           ) : (
-            <ListCards columns={columns} items={data.items} rowKey={rowKey} rowLabel={rowLabel} rowActions={actionsFor} />
+            <ListCards
+              columns={columns}
+              items={data.items}
+              rowKey={rowKey}
+              rowLabel={rowLabel}
+              rowActions={actionsFor}
+              expand={props.expand}
+            />
           )}
         </div>
-        <ListPagination
-          page={data.page}
-          pageSize={list.params.pageSize}
-          total={data.total}
-          exact={data.exact}
-          shown={data.items.length}
-          onPage={goToPage}
-        />
+        {list.all ? (
+          <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mt-3">
+            <p className="text-body-secondary small mb-0" aria-live="polite">
+              Mostrando 1–{data.items.length} de {data.exact ? data.total : MAS_DE_10000.toLowerCase()}
+            </p>
+            {everything.hasNextPage && (
+              <Button
+                variant="outline-primary"
+                onClick={() => void everything.fetchNextPage()}
+                disabled={everything.isFetchingNextPage}
+              >
+                {everything.isFetchingNextPage ? LOADING_TEXT : 'Cargar más'}
+              </Button>
+            )}
+          </div>
+        ) : (
+          <ListPagination
+            page={data.page}
+            pageSize={list.params.pageSize}
+            total={data.total}
+            exact={data.exact}
+            shown={data.items.length}
+            onPage={goToPage}
+          />
+        )}
       </>
     )
   }
@@ -143,8 +188,19 @@ export function DataList<T>(props: DataListProps<T>) {
             Limpiar
           </Button>
         ) : null}
+        {props.pageSizes && (
+          <PageSizeSelect
+            options={props.pageSizes.options}
+            value={list.all ? ALL_ROWS : list.pageSize}
+            onChange={list.setPageSize}
+          />
+        )}
         {!wide && <SortSelect columns={columns} sort={list.sort} order={list.order} onChange={list.setSort} />}
-        {props.toolbar && <div className="d-flex gap-2 ms-auto">{props.toolbar}</div>}
+        {props.toolbar && (
+          <div className="d-flex gap-2 ms-auto">
+            {typeof props.toolbar === 'function' ? props.toolbar(list.params) : props.toolbar}
+          </div>
+        )}
       </div>
       {!forbidden && data && props.summary?.(data)}
       {body}
@@ -152,9 +208,29 @@ export function DataList<T>(props: DataListProps<T>) {
   )
 }
 
-/** A day filter (SPEC §2.14's date filter, the cash ledger's desde / hasta): applied when a whole day is chosen. */
+/**
+ * A day filter (SPEC §2.14's date filter, the cash ledger's desde / hasta), applied when a whole day is
+ * chosen, or a choice among options (the logs' worker and type).
+ */
 function FilterInput({ filter, value, onChange }: { filter: ListFilter; value: string; onChange: (value: string) => void }) {
   const id = useId()
+  if (filter.type === 'select') {
+    return (
+      <div className="vb-list-filter vb-list-filter-select">
+        <Form.Label htmlFor={id} className="fw-semibold mb-1">
+          {filter.label}
+        </Form.Label>
+        <Form.Select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+          <option value="">{filter.anyLabel ?? 'Todos'}</option>
+          {(filter.options ?? []).map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </Form.Select>
+      </div>
+    )
+  }
   return (
     <div className="vb-list-filter">
       <Form.Label htmlFor={id} className="fw-semibold mb-1">
@@ -176,6 +252,80 @@ function FilterInput({ filter, value, onChange }: { filter: ListFilter; value: s
   )
 }
 
+/** SPEC §2.11's page-size selector: 'Todos' and the sizes the screen offers. */
+function PageSizeSelect({
+  options,
+  value,
+  onChange,
+}: {
+  options: ReadonlyArray<number | typeof ALL_ROWS>
+  value: number | typeof ALL_ROWS
+  onChange: (size: number | typeof ALL_ROWS) => void
+}) {
+  const id = useId()
+  return (
+    <div className="vb-list-filter vb-list-page-size">
+      <Form.Label htmlFor={id} className="fw-semibold mb-1">
+        Registros por página
+      </Form.Label>
+      <Form.Select
+        id={id}
+        value={String(value)}
+        onChange={(e) => onChange(e.target.value === ALL_ROWS ? ALL_ROWS : Number(e.target.value))}
+      >
+        {options.map((o) => (
+          <option key={o} value={String(o)}>
+            {o === ALL_ROWS ? 'Todos' : o}
+          </option>
+        ))}
+      </Form.Select>
+    </div>
+  )
+}
+
+/** Which rows are open (DataListProps.expand), by key. */
+function useOpenRows() {
+  const [open, setOpen] = useState<ReadonlySet<Key>>(() => new Set())
+  const toggle = (key: Key) =>
+    setOpen((current) => {
+      const next = new Set(current)
+      if (next.has(key)) next.delete(key)
+      else next.add(key)
+      return next
+    })
+  return { isOpen: (key: Key) => open.has(key), toggle }
+}
+
+/** The button that opens a row's detail. */
+function ExpandToggle({
+  open,
+  controls,
+  label,
+  onToggle,
+  text,
+}: {
+  open: boolean
+  controls: string
+  label: string
+  onToggle: () => void
+  text?: string
+}) {
+  return (
+    <Button
+      variant={text ? 'link' : 'outline-secondary'}
+      size="sm"
+      className={text ? 'px-0' : 'vb-expand-toggle'}
+      aria-expanded={open}
+      aria-controls={controls}
+      aria-label={text ? undefined : label}
+      onClick={onToggle}
+    >
+      <Icon name={open ? 'chevron-down' : 'chevron-right'} className={text ? 'me-1' : undefined} />
+      {text}
+    </Button>
+  )
+}
+
 interface ListTableProps<T> {
   caption: string
   columns: Column<T>[]
@@ -186,16 +336,25 @@ interface ListTableProps<T> {
   sort?: string
   order?: SortOrder
   onSort: (sort: string) => void
+  expand?: (row: T) => ReactNode
 }
 
 const ariaSort = (active: boolean, order?: SortOrder) => (active ? (order === 'desc' ? 'descending' : 'ascending') : 'none')
 
-function ListTable<T>({ caption, columns, items, rowKey, rowLabel, rowActions, sort, order, onSort }: ListTableProps<T>) {
+function ListTable<T>({ caption, columns, items, rowKey, rowLabel, rowActions, sort, order, onSort, expand }: ListTableProps<T>) {
+  const rows = useOpenRows()
+  const detailPrefix = useId()
+  const width = columns.length + (rowActions ? 1 : 0) + (expand ? 1 : 0)
   return (
     <Table hover className="vb-list-table align-middle mb-0">
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
+          {expand && (
+            <th scope="col" className="vb-col-narrow">
+              <span className="visually-hidden">Detalle</span>
+            </th>
+          )}
           {columns.map((column) => {
             const active = column.sortKey !== undefined && column.sortKey === sort
             return (
@@ -227,20 +386,42 @@ function ListTable<T>({ caption, columns, items, rowKey, rowLabel, rowActions, s
         </tr>
       </thead>
       <tbody>
-        {items.map((row) => (
-          <tr key={rowKey(row)}>
-            {columns.map((column) => (
-              <td key={column.id} className={column.className}>
-                {column.cell(row)}
-              </td>
-            ))}
-            {rowActions && (
-              <td className="text-end">
-                <RowActionsMenu label={rowLabel(row)} actions={rowActions(row)} />
-              </td>
-            )}
-          </tr>
-        ))}
+        {items.map((row) => {
+          const key = rowKey(row)
+          const open = rows.isOpen(key)
+          const detailId = `${detailPrefix}-${String(key)}`
+          return (
+            <Fragment key={key}>
+              <tr className={open ? 'vb-row-open' : undefined}>
+                {expand && (
+                  <td>
+                    <ExpandToggle
+                      open={open}
+                      controls={detailId}
+                      label={`Ver detalle: ${rowLabel(row)}`}
+                      onToggle={() => rows.toggle(key)}
+                    />
+                  </td>
+                )}
+                {columns.map((column) => (
+                  <td key={column.id} className={column.className}>
+                    {column.cell(row)}
+                  </td>
+                ))}
+                {rowActions && (
+                  <td className="text-end">
+                    <RowActionsMenu label={rowLabel(row)} actions={rowActions(row)} />
+                  </td>
+                )}
+              </tr>
+              {expand && (
+                <tr id={detailId} className="vb-row-detail" hidden={!open}>
+                  <td colSpan={width}>{open && expand(row)}</td>
+                </tr>
+              )}
+            </Fragment>
+          )
+        })}
       </tbody>
     </Table>
   )
@@ -252,10 +433,13 @@ interface ListCardsProps<T> {
   rowKey: DataListProps<T>['rowKey']
   rowLabel: DataListProps<T>['rowLabel']
   rowActions: (row: T) => ReturnType<NonNullable<DataListProps<T>['rowActions']>>
+  expand?: (row: T) => ReactNode
 }
 
 /** Below 768 px each row is a card: its title, its media (a logo), its other columns as label and value. */
-function ListCards<T>({ columns, items, rowKey, rowLabel, rowActions }: ListCardsProps<T>) {
+function ListCards<T>({ columns, items, rowKey, rowLabel, rowActions, expand }: ListCardsProps<T>) {
+  const rows = useOpenRows()
+  const detailPrefix = useId()
   const title = columns.find((c) => c.card === 'title')
   const media = columns.filter((c) => c.card === 'media')
   const fields = columns.filter((c) => (c.card ?? 'field') === 'field')
@@ -282,6 +466,24 @@ function ListCards<T>({ columns, items, rowKey, rowLabel, rowActions }: ListCard
                         </div>
                       ))}
                     </dl>
+                  )}
+                  {expand && (
+                    <>
+                      <ExpandToggle
+                        open={rows.isOpen(rowKey(row))}
+                        controls={`${detailPrefix}-${String(rowKey(row))}`}
+                        label={`Ver detalle: ${rowLabel(row)}`}
+                        text="Ver detalle"
+                        onToggle={() => rows.toggle(rowKey(row))}
+                      />
+                      <div
+                        id={`${detailPrefix}-${String(rowKey(row))}`}
+                        className="vb-card-detail"
+                        hidden={!rows.isOpen(rowKey(row))}
+                      >
+                        {rows.isOpen(rowKey(row)) && expand(row)}
+                      </div>
+                    </>
                   )}
                 </div>
                 <RowActionsMenu label={rowLabel(row)} actions={rowActions(row)} />

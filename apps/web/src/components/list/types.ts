@@ -51,12 +51,16 @@ export interface RowAction {
   disabled?: boolean
 }
 
-/** A filter of a list besides the search (a day, a range of days), kept in the URL like the search. */
+/** A filter of a list besides the search (a day, a range of days, a choice), kept in the URL like the search. */
 export interface ListFilter {
-  /** The query-string key, sent to the server as it is (e.g. 'fecha', 'desde', 'hasta'). */
+  /** The query-string key, sent to the server as it is (e.g. 'fecha', 'desde', 'hasta', 'tipo'). */
   key: string
   label: string
-  type: 'date'
+  type: 'date' | 'select'
+  /** A select's choices (values as the server takes them). */
+  options?: ReadonlyArray<{ value: string | number; label: string }>
+  /** A select's "no filter" option (default 'Todos'). */
+  anyLabel?: string
 }
 
 export interface DataListProps<T> {
@@ -88,8 +92,21 @@ export interface DataListProps<T> {
   emptyText: string
   /** Accessible name of the table (defaults to the page's search label). */
   caption?: string
-  /** Buttons beside the search box (e.g. 'Nueva empresa'). */
-  toolbar?: ReactNode
+  /**
+   * Buttons beside the search box (e.g. 'Nueva empresa'); as a function, it gets the list's current query
+   * (search, filters and sort) for commands that act on what the list shows (the logs' 'Descargar').
+   */
+  toolbar?: ReactNode | ((params: ListParams) => ReactNode)
+  /**
+   * A page-size selector (SPEC §2.11: 'Todos', 25, 50, 75, 100), with the screen's default. Changing it goes
+   * back to page 1; 'todos' shows every matching row, read MAX_PAGE_SIZE at a time as the user asks for more.
+   */
+  pageSizes?: { options: ReadonlyArray<number | 'todos'>; default: number }
+  /**
+   * What a row shows when it is opened (a log entry's description and its values before and after): each
+   * row gets a toggle that reveals it below the row (a table) or inside the card.
+   */
+  expand?: (row: T) => ReactNode
   /** Initial sort; without it the server's default order applies. */
   defaultSort?: { sort: string; order: SortOrder }
   /** Message when loading fails for a reason other than 403 (defaults to the server's message). */

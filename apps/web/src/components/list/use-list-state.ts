@@ -9,12 +9,20 @@ const positive = (value: string | null, max: number): number | undefined => {
   return n <= max ? n : undefined
 }
 
+/** The page size that shows every matching row ('Todos', SPEC §2.11), read in pages of MAX_PAGE_SIZE. */
+export const ALL_ROWS = 'todos'
+
 /**
  * `{ q, sort, order, page, pageSize }` of a server-side list (SPEC §2.3), kept in the query string (issue 8
  * item 4): Back, a reload and a copied link show the same list. Changes replace the history entry, so Back
- * still means "the previous screen". A new search, sort or set of filters goes back to page 1.
+ * still means "the previous screen". A new search, sort, page size or set of filters goes back to page 1.
+ * `defaultPageSize` is the screen's own (the logs' 25); `pageSize=todos` asks for every row (`all`).
  */
-export function useListState(defaultSort?: { sort: string; order: SortOrder }, filterKeys: readonly string[] = []) {
+export function useListState(
+  defaultSort?: { sort: string; order: SortOrder },
+  filterKeys: readonly string[] = [],
+  defaultPageSize: number = DEFAULT_PAGE_SIZE,
+) {
   const [search, setSearch] = useSearchParams()
   const q = search.get('q') ?? ''
   const sortParam = search.get('sort')
@@ -22,7 +30,8 @@ export function useListState(defaultSort?: { sort: string; order: SortOrder }, f
   const sort = sortParam ?? defaultSort?.sort
   const order: SortOrder | undefined = orderParam === 'asc' || orderParam === 'desc' ? orderParam : defaultSort?.order
   const page = positive(search.get('page'), 1_000_000) ?? 1
-  const pageSize = positive(search.get('pageSize'), MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE
+  const all = search.get('pageSize') === ALL_ROWS
+  const pageSize = all ? MAX_PAGE_SIZE : (positive(search.get('pageSize'), MAX_PAGE_SIZE) ?? defaultPageSize)
   const filterValues = filterKeys.map((key) => [key, search.get(key) ?? ''] as const)
   const filtersKey = JSON.stringify(filterValues)
 
@@ -62,6 +71,12 @@ export function useListState(defaultSort?: { sort: string; order: SortOrder }, f
   )
   const setPage = useCallback((p: number) => change({ page: p > 1 ? String(p) : undefined }), [change])
   const resetPage = useCallback(() => change({ page: undefined }), [change])
+  /** SPEC §2.11: a new page size (or 'todos') goes back to page 1. */
+  const setPageSize = useCallback(
+    (size: number | typeof ALL_ROWS) =>
+      change({ pageSize: size === defaultPageSize ? undefined : String(size), page: undefined }),
+    [change, defaultPageSize],
+  )
   /** A filter's new value (empty removes it): page 1 with it. */
   const setFilter = useCallback((key: string, value: string) => change({ [key]: value, page: undefined }), [change])
   /** 'Limpiar': no search, no filters, page 1. */
@@ -80,10 +95,10 @@ export function useListState(defaultSort?: { sort: string; order: SortOrder }, f
       ...(q ? { q } : {}),
       ...filters,
       ...(sort ? { sort, order: order ?? 'asc' } : {}),
-      page,
+      page: all ? 1 : page,
       pageSize,
     }),
-    [q, filters, sort, order, page, pageSize],
+    [q, filters, sort, order, page, pageSize, all],
   )
   return {
     q,
@@ -91,6 +106,7 @@ export function useListState(defaultSort?: { sort: string; order: SortOrder }, f
     order,
     page,
     pageSize,
+    all,
     filters,
     params,
     setQ,
@@ -100,6 +116,7 @@ export function useListState(defaultSort?: { sort: string; order: SortOrder }, f
     setSort,
     setPage,
     resetPage,
+    setPageSize,
     setFilter,
     clear,
   }

@@ -87,10 +87,17 @@ export interface CrudCommands<T, I> {
   edit: (row: T) => void
 }
 
-export interface CrudPageProps<T extends { id: number }, I extends FieldValues> {
+export interface CrudPageProps<T extends { id: number }, I extends FieldValues, R = T> {
   /** The role matrix entry (SPEC §6): what the role may do decides which buttons show. */
   resource: Resource
-  client: ResourceClient<T, I, Partial<I>>
+  client: ResourceClient<T, I, Partial<I>, R>
+  /**
+   * Narrows, row by row, what the role matrix allows (DECISIONS P3: an ADMIN never edits or deletes a
+   * SUPERADMIN; nobody deletes itself): a false hides that row's command, as the server would refuse it.
+   */
+  rowCan?: (row: T, action: 'update' | 'delete') => boolean
+  /** After a create, with what the server answered (a new worker's one-time password to show). */
+  onCreated?: (result: R) => void
   /** Filters of the list besides q/sort/page (e.g. the company chosen in the top bar). */
   filters?: ListQuery
   columns: Column<T>[]
@@ -134,7 +141,7 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues> 
  * sort and URL state (DataList), the create and edit modal on the shared schema, the delete confirmation and
  * the toasts. A screen declares its columns, its fields, its schema and its texts.
  */
-export function CrudPage<T extends { id: number }, I extends FieldValues>(props: CrudPageProps<T, I>) {
+export function CrudPage<T extends { id: number }, I extends FieldValues, R = T>(props: CrudPageProps<T, I, R>) {
   const { resource, client, texts } = props
   const trabajador = useTrabajador()
   const toast = useToast()
@@ -172,11 +179,13 @@ export function CrudPage<T extends { id: number }, I extends FieldValues>(props:
     props.extraRowActions || props.middleRowActions || canUpdate || canDelete
       ? (row: T): RowAction[] => [
           ...(props.extraRowActions?.(row) ?? []),
-          ...(canUpdate
+          ...(canUpdate && (props.rowCan?.(row, 'update') ?? true)
             ? [{ label: texts.editAction ?? 'Modificar', icon: 'pencil' as const, onSelect: () => openEdit(row) }]
             : []),
           ...(props.middleRowActions?.(row) ?? []),
-          ...(canDelete ? [{ label: 'Eliminar', icon: 'trash' as const, danger: true, onSelect: () => deleting.open(row) }] : []),
+          ...(canDelete && (props.rowCan?.(row, 'delete') ?? true)
+            ? [{ label: 'Eliminar', icon: 'trash' as const, danger: true, onSelect: () => deleting.open(row) }]
+            : []),
         ]
       : undefined
 
@@ -187,8 +196,9 @@ export function CrudPage<T extends { id: number }, I extends FieldValues>(props:
         await update.mutateAsync({ id: record.id, body: values, options: ifMatch ? { ifMatch } : undefined })
         toast.success(texts.updated, props.toastMs)
       } else {
-        await create.mutateAsync(values)
+        const result = await create.mutateAsync(values)
         toast.success(texts.created, props.toastMs)
+        props.onCreated?.(result)
       }
       editing.close()
     } catch (err) {
