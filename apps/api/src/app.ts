@@ -20,6 +20,7 @@ import { contactosRoutes } from './modules/contactos/contactos.routes'
 import { documentosUsuarioRoutes } from './modules/documentos-usuario/documentos-usuario.routes'
 import { empresasRoutes } from './modules/empresas/empresas.routes'
 import { notificacionesRoutes } from './modules/notificaciones/notificaciones.routes'
+import { presupuestosRoutes } from './modules/presupuestos/presupuestos.routes'
 import { trabajadoresRoutes } from './modules/trabajadores/trabajadores.routes'
 import { uploadsRoutes } from './modules/uploads/uploads.routes'
 import { usuariosRoutes } from './modules/usuarios/usuarios.routes'
@@ -158,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(uploadsRoutes)
       await api.register(documentosUsuarioRoutes)
       await api.register(cajaUsuarioRoutes)
+      await api.register(presupuestosRoutes)
     },
     { prefix: '/api' },
   )

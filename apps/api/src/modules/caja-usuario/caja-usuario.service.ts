@@ -111,6 +111,7 @@ function receiptOf(r: LedgerRow): UploadRow | null {
     trabajadorId: r.up_trabajador,
     documentoId: null,
     movimientoId: Number(r.id),
+    presupuestoId: null,
     createdAt: asDate(r.up_created as Date),
   }
 }
