@@ -21,6 +21,7 @@ import { documentosUsuarioRoutes } from './modules/documentos-usuario/documentos
 import { empresasRoutes } from './modules/empresas/empresas.routes'
 import { notificacionesRoutes } from './modules/notificaciones/notificaciones.routes'
 import { presupuestosRoutes } from './modules/presupuestos/presupuestos.routes'
+import { tareasTrabajadorRoutes } from './modules/tareas-trabajador/tareas-trabajador.routes'
 import { trabajadoresRoutes } from './modules/trabajadores/trabajadores.routes'
 import { uploadsRoutes } from './modules/uploads/uploads.routes'
 import { usuariosRoutes } from './modules/usuarios/usuarios.routes'
@@ -160,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(documentosUsuarioRoutes)
       await api.register(cajaUsuarioRoutes)
       await api.register(presupuestosRoutes)
+      await api.register(tareasTrabajadorRoutes)
     },
     { prefix: '/api' },
   )
