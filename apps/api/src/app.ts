@@ -20,6 +20,7 @@ import { contactosRoutes } from './modules/contactos/contactos.routes'
 import { documentosUsuarioRoutes } from './modules/documentos-usuario/documentos-usuario.routes'
 import { empresasRoutes } from './modules/empresas/empresas.routes'
 import { notificacionesRoutes } from './modules/notificaciones/notificaciones.routes'
+import { planingTareasRoutes } from './modules/planing-tareas/planing-tareas.routes'
 import { presupuestosRoutes } from './modules/presupuestos/presupuestos.routes'
 import { tareasTrabajadorRoutes } from './modules/tareas-trabajador/tareas-trabajador.routes'
 import { trabajadoresRoutes } from './modules/trabajadores/trabajadores.routes'
@@ -160,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(uploadsRoutes)
       await api.register(documentosUsuarioRoutes)
       await api.register(cajaUsuarioRoutes)
+      await api.register(planingTareasRoutes)
       await api.register(presupuestosRoutes)
       await api.register(tareasTrabajadorRoutes)
     },

@@ -43,6 +43,8 @@ export const planingTareaSchema = z.object({
   /** Assigned with 'all' (every resident of the company): shown black (SPEC §2.9). */
   todos: z.boolean(),
   usuarios: z.array(z.object({ id: z.number().int(), nombre: z.string(), apellidos: z.string() })),
+  /** The homes of its residents (the log's home, DECISIONS L1). */
+  viviendas: z.array(z.object({ id: z.number().int(), nombre: z.string() })),
   updatedAt: z.string(),
 })
 export type PlaningTarea = z.infer<typeof planingTareaSchema>
@@ -149,13 +151,13 @@ export const planingTareaUpdateSchema = z
     titulo: titulo.optional(),
     descripcion: descripcion.optional(),
     fecha: fecha.optional(),
-    hora,
+    hora: hora.optional(),
     notificable: fields.notificable,
     usuarioIds: usuarioIds.optional(),
     updatedAt: z.string().optional(),
   })
   .transform(({ hora: time, fecha: day, ...rest }, ctx) => {
-    if (!day && time === undefined) return rest
+    if (!day && time === undefined) return { ...rest, fecha: undefined as string | undefined }
     if (!day || !(time ?? day.hora)) {
       ctx.addIssue({
         code: 'custom',
@@ -164,7 +166,7 @@ export const planingTareaUpdateSchema = z
       })
       return z.NEVER
     }
-    return { ...rest, fecha: madridDateTime(day.day, (time ?? day.hora) as string).toISOString() }
+    return { ...rest, fecha: madridDateTime(day.day, (time ?? day.hora) as string).toISOString() as string | undefined }
   })
 export type PlaningTareaUpdate = z.output<typeof planingTareaUpdateSchema>
 
