@@ -19,6 +19,7 @@ import { cajaUsuarioRoutes } from './modules/caja-usuario/caja-usuario.routes'
 import { contactosRoutes } from './modules/contactos/contactos.routes'
 import { documentosUsuarioRoutes } from './modules/documentos-usuario/documentos-usuario.routes'
 import { empresasRoutes } from './modules/empresas/empresas.routes'
+import { inicioRoutes } from './modules/inicio/inicio.routes'
 import { notificacionesRoutes } from './modules/notificaciones/notificaciones.routes'
 import { planingTareasRoutes } from './modules/planing-tareas/planing-tareas.routes'
 import { presupuestosRoutes } from './modules/presupuestos/presupuestos.routes'
@@ -162,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(documentosUsuarioRoutes)
       await api.register(cajaUsuarioRoutes)
       await api.register(planingTareasRoutes)
+      await api.register(inicioRoutes)
       await api.register(presupuestosRoutes)
       await api.register(tareasTrabajadorRoutes)
     },
