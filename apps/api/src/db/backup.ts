@@ -389,8 +389,19 @@ export async function restoreDatabase(
         await restoreFile(next, meta, temp)
         continue
       }
-      if (!line.startsWith('TABLE ')) throw new BackupError('La copia está dañada.')
-      const { name, columns } = JSON.parse(line.slice(6)) as { name: string; columns: string[] }
+      let table: { name: string; columns: string[] } | undefined
+      try {
+        if (line.startsWith('TABLE ')) table = JSON.parse(line.slice(6)) as { name: string; columns: string[] }
+      } catch {
+        table = undefined
+      }
+      if (!table) {
+        // A line the end of the file cut in two is a copy cut short, not a damaged one.
+        throw new BackupError(
+          (await next()) === undefined ? 'La copia está incompleta (se corta antes del final).' : 'La copia está dañada.',
+        )
+      }
+      const { name, columns } = table
       const sink = client.query(copyFrom(`copy public.${quote(name)} (${columns.map(quote).join(', ')}) from stdin`))
       const finished = new Promise<void>((resolve, reject) => {
         sink.on('finish', resolve)
