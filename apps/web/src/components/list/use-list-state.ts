@@ -14,7 +14,12 @@ const positive = (value: string | null, max: number): number | undefined => {
  * item 4): Back, a reload and a copied link show the same list. Changes replace the history entry, so Back
  * still means "the previous screen". A new search, sort or set of filters goes back to page 1.
  */
-export function useListState(defaultSort?: { sort: string; order: SortOrder }, filterKeys: readonly string[] = []) {
+export function useListState(
+  defaultSort?: { sort: string; order: SortOrder },
+  filterKeys: readonly string[] = [],
+  /** Filters 'Limpiar' leaves alone. */
+  keptKeys: readonly string[] = [],
+) {
   const [search, setSearch] = useSearchParams()
   const q = search.get('q') ?? ''
   const sortParam = search.get('sort')
@@ -64,10 +69,17 @@ export function useListState(defaultSort?: { sort: string; order: SortOrder }, f
   const resetPage = useCallback(() => change({ page: undefined }), [change])
   /** A filter's new value (empty removes it): page 1 with it. */
   const setFilter = useCallback((key: string, value: string) => change({ [key]: value, page: undefined }), [change])
-  /** 'Limpiar': no search, no filters, page 1. */
+  /** 'Limpiar': no search, no filters (but the kept ones), page 1. */
   const clear = useCallback(
-    () => change(Object.fromEntries([['q', undefined], ['page', undefined], ...filterKeys.map((k) => [k, undefined])])),
-    [change, filterKeys],
+    () =>
+      change(
+        Object.fromEntries([
+          ['q', undefined],
+          ['page', undefined],
+          ...filterKeys.filter((k) => !keptKeys.includes(k)).map((k) => [k, undefined]),
+        ]),
+      ),
+    [change, filterKeys, keptKeys],
   )
   // biome-ignore lint/correctness/useExhaustiveDependencies: filtersKey stands for filterValues
   const filters: Record<string, string> = useMemo(

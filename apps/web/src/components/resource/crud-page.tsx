@@ -86,8 +86,13 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues> 
   toastMs?: number
   defaultSort?: { sort: string; order: SortOrder }
   texts: CrudTexts<T>
-  /** The shared create schema (the API's). */
-  schema: z.ZodType<unknown, I>
+  /**
+   * The shared create schema (the API's), or one per record being edited (null: a new one), for a rule that
+   * depends on what the record held (DECISIONS D6: a planned date checked only when it changes).
+   */
+  schema: z.ZodType<unknown, I> | ((row: T | null) => z.ZodType<unknown, I>)
+  /** 'Nuevo …' shown but not usable yet, with why (SPEC §2.13: until a home is chosen). */
+  newDisabled?: string | false
   /** The form of a new record (may use the filters, e.g. the selected company). */
   empty: FormDefaults<I>
   /** A record as form values. */
@@ -114,7 +119,7 @@ export function CrudPage<T extends { id: number }, I extends FieldValues>(props:
   const [preset, setPreset] = useState<Partial<I> | null>(null)
   const record = editing.data
   const { form, formError, submit, dirty } = useResourceForm<I>({
-    schema: props.schema,
+    schema: typeof props.schema === 'function' ? props.schema(record ?? null) : props.schema,
     empty: props.empty,
     values: record ? props.toValues(record) : preset ? ({ ...props.empty, ...preset } as I) : null,
     show: editing.show,
@@ -207,10 +212,21 @@ export function CrudPage<T extends { id: number }, I extends FieldValues>(props:
                 <>
                   {props.toolbar}
                   {canCreate && (
-                    <Button onClick={() => openCreate()}>
-                      <Icon name="plus-lg" className="me-1" />
-                      {texts.newButton}
-                    </Button>
+                    <span className="d-inline-flex flex-column align-items-end">
+                      <Button
+                        onClick={() => openCreate()}
+                        disabled={Boolean(props.newDisabled)}
+                        aria-describedby={props.newDisabled ? 'vb-nuevo-hint' : undefined}
+                      >
+                        <Icon name="plus-lg" className="me-1" />
+                        {texts.newButton}
+                      </Button>
+                      {props.newDisabled && (
+                        <small id="vb-nuevo-hint" className="text-body-secondary mt-1">
+                          {props.newDisabled}
+                        </small>
+                      )}
+                    </span>
                   )}
                 </>
               )

@@ -7,7 +7,6 @@ import {
   type MovimientoCajaCreate,
   type MovimientoCajaListItem,
   madridDay,
-  moneySign,
   movimientoCajaCreateSchema,
   type UsuarioFicha,
 } from '@vb/shared'
@@ -17,6 +16,7 @@ import { useSearchParams } from 'react-router'
 import type { z } from 'zod'
 import { TextField } from '../../components/form-fields'
 import { Icon } from '../../components/icon'
+import { Money } from '../../components/money'
 import { type Column, DATE_SORT_LABELS } from '../../components/list'
 import { CrudPage } from '../../components/resource/crud-page'
 import { useToast } from '../../components/toasts'
@@ -35,15 +35,7 @@ const TOAST_MS = 2500
 const REFRESH_MS = 4 * 60_000
 
 /** An amount in euros, green at or above 0 and red below (SPEC §2.15), with its sign. */
-function Amount({ value, signed = false }: { value: string; signed?: boolean }) {
-  const sign = moneySign(value)
-  const text = formatMoney(value)
-  return (
-    <span className={`text-nowrap fw-semibold ${sign < 0 ? 'text-danger-emphasis' : 'text-success-emphasis'}`}>
-      {signed && sign > 0 ? `+${text}` : text}
-    </span>
-  )
-}
+const Amount = Money
 
 const columns: Column<MovimientoCajaListItem>[] = [
   {
@@ -94,9 +86,7 @@ function CajaHeader({ ficha }: { ficha: UsuarioFicha }) {
       <p className="h5 mb-0" aria-live="polite" data-testid="saldo">
         Saldo:{' '}
         {saldo.data !== undefined ? (
-          <span className={moneySign(saldo.data) < 0 ? 'text-danger-emphasis' : 'text-success-emphasis'}>
-            {formatMoney(saldo.data)}
-          </span>
+          <Money value={saldo.data} />
         ) : (
           <span className="text-body-secondary">…</span>
         )}
