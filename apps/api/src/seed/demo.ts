@@ -170,7 +170,7 @@ async function seedFile(
   tx: Tx,
   dir: string,
   file: { nombre: string; mime: string; content: Buffer; trabajadorId: number; createdAt: Date },
-  to: { documentoId: number } | { movimientoId: number },
+  to: { documentoId: number } | { movimientoId: number } | { presupuestoId: number },
 ): Promise<void> {
   const id = randomUUID()
   await writeFile(path.join(dir, id), file.content, { mode: 0o600 })
@@ -584,6 +584,7 @@ async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> 
         task('Preparar informe mensual', 'Informe de ocupación para dirección', 4, 'ALTA', 4, admin, admin),
         task('Coordinar reforma baño', 'Hablar con el proveedor de reformas', 6, 'MEDIA', 5, admin, superadmin),
         task('Revisar facturas', 'Facturas de suministros del mes', -4, 'BAJA', 1, admin, admin, true),
+        task('Visitar la vivienda', 'Revisión trimestral con el equipo', 1, 'MEDIA', 3, admin, admin),
         task('Revisar contratos', 'Contratos de alojamiento pendientes de firma', -5, 'MEDIA', 7, superadmin, superadmin, true),
         task('Auditoría de seguridad', 'Revisión anual de extintores', 9, 'ALTA', 8, superadmin, superadmin),
         task('Conocer la vivienda', 'Visita con la coordinadora', 3, 'MEDIA', 0, nuevo, admin),
@@ -596,7 +597,7 @@ async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> 
       estadoCambiadoPor: `${quien.nombre} ${quien.apellidos}`,
       estadoCambiadoEn: day(now, offset, 12),
     })
-    await tx.insert(presupuestos).values([
+    const budgets = await tx.insert(presupuestos).values([
       {
         descripcion: 'Pintura del salón y pasillo',
         precio: '1250.00',

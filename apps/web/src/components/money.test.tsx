@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { render } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { cleanup, render } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
 import { Money, moneyClass } from './money'
+
+afterEach(cleanup)
 
 /** WCAG 2 contrast ratio of two #rrggbb colours. */
 function contrast(a: string, b: string): number {
@@ -36,7 +38,7 @@ describe('money colours (defined once in styles.css)', () => {
     expect(moneyClass('0.00')).toBe('vb-money-positive')
     expect(moneyClass('1234.50')).toBe('vb-money-positive')
     const { container } = render(<Money value="-12345.67" />)
-    expect(container.textContent?.replace(/\s/g, ' ')).toBe("-12.345,67 €")
+    expect(container.textContent?.replace(/\s/g, ' ')).toBe('-12.345,67 €')
     expect(container.firstElementChild?.className).toContain('vb-money-negative')
     const signed = render(<Money value="12.50" signed />)
     expect(signed.container.textContent?.replace(/\s/g, ' ')).toBe('+12,50 €')

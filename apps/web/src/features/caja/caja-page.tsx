@@ -16,8 +16,8 @@ import { useSearchParams } from 'react-router'
 import type { z } from 'zod'
 import { TextField } from '../../components/form-fields'
 import { Icon } from '../../components/icon'
-import { Money } from '../../components/money'
 import { type Column, DATE_SORT_LABELS } from '../../components/list'
+import { Money } from '../../components/money'
 import { CrudPage } from '../../components/resource/crud-page'
 import { useToast } from '../../components/toasts'
 import { UploadField } from '../../components/upload-field'
@@ -84,12 +84,7 @@ function CajaHeader({ ficha }: { ficha: UsuarioFicha }) {
     <div className="d-flex flex-wrap align-items-baseline gap-2 gap-md-4 mb-3">
       <h2 className="h4 mb-0 text-break">Caja de: {ficha.nombreCompleto}</h2>
       <p className="h5 mb-0" aria-live="polite" data-testid="saldo">
-        Saldo:{' '}
-        {saldo.data !== undefined ? (
-          <Money value={saldo.data} />
-        ) : (
-          <span className="text-body-secondary">…</span>
-        )}
+        Saldo: {saldo.data !== undefined ? <Money value={saldo.data} /> : <span className="text-body-secondary">…</span>}
       </p>
     </div>
   )

@@ -93,6 +93,19 @@ export function UsuariosPage() {
       resource="usuarios"
       client={usuariosResource}
       filters={{ empresaId }}
+      // The start page's links: residents whose PIR has expired or expires within 30 days (SPEC §4).
+      listFilters={[
+        {
+          key: 'pir',
+          label: 'PIR',
+          type: 'select',
+          placeholder: 'Todos',
+          options: [
+            { value: 'caducado', label: 'Caducado' },
+            { value: 'aviso', label: 'Caduca en 30 días o menos' },
+          ],
+        },
+      ]}
       columns={columns}
       rowLabel={fullName}
       extraRowActions={rowLinks}
