@@ -7,7 +7,10 @@ import { chromium } from '@playwright/test'
 
 const [base = 'http://127.0.0.1:3000', dir = 'screenshots', who = 'superadmin', ...paths] = process.argv.slice(2)
 mkdirSync(dir, { recursive: true })
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox'],
+})
 try {
   const res = await fetch(`${base}/api/auth/trabajadores/login`, {
     method: 'POST',
@@ -16,7 +19,11 @@ try {
   })
   const session = await res.json()
   for (const width of [1440, 375]) {
-    const context = await browser.newContext({ viewport: { width, height: width > 800 ? 900 : 812 }, locale: 'es-ES', timezoneId: 'Europe/Madrid' })
+    const context = await browser.newContext({
+      viewport: { width, height: width > 800 ? 900 : 812 },
+      locale: 'es-ES',
+      timezoneId: 'Europe/Madrid',
+    })
     const page = await context.newPage()
     await page.goto(`${base}/api/openapi.json`)
     await page.evaluate((b) => {
@@ -30,7 +37,9 @@ try {
       await page.goto(`${base}${p}`)
       // The notification stream keeps a request open, so 'networkidle' never comes: wait for the lists instead.
       await page.waitForSelector('main h1')
-      await page.waitForFunction(() => !document.body.innerText.includes('Cargando'), undefined, { timeout: 10_000 }).catch(() => {})
+      await page
+        .waitForFunction(() => !document.body.innerText.includes('Cargando'), undefined, { timeout: 10_000 })
+        .catch(() => {})
       await page.waitForTimeout(500)
       const name = `${who}-${p.replace(/^\//, '').replace(/[^a-z0-9]+/gi, '_') || 'root'}-${width}.png`
       await page.screenshot({ path: path.join(dir, name), fullPage: true })

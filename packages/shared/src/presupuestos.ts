@@ -154,12 +154,16 @@ export function fechaPrevistaPasada(fechaPrevista: string, now: Date): boolean {
   return madridDay(fechaPrevista) < madridDay(now)
 }
 
-/** The form's schema: the API's, plus the planned date checked against today in the browser (D6). */
+/**
+ * The form's schema: the API's, plus the planned date checked against today in the browser (D6), on the field
+ * itself, so its message comes with the others (SPEC §5: every error at once).
+ */
 export function presupuestoFormSchema(now: () => Date, original?: string | null) {
-  return presupuestoCreateSchema.superRefine((value, ctx) => {
-    if (value.fechaPrevista !== original && fechaPrevistaPasada(value.fechaPrevista, now())) {
-      ctx.addIssue({ code: 'custom', path: ['fechaPrevista'], message: presupuestoMessages.fechaPasada })
-    }
+  return presupuestoCreateSchema.extend({
+    fechaPrevista: fechaPrevista.refine(
+      (value) => value === original || !fechaPrevistaPasada(value, now()),
+      presupuestoMessages.fechaPasada,
+    ),
   })
 }
 

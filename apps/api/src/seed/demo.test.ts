@@ -112,6 +112,8 @@ describe('demo data (DECISIONS R)', () => {
     const rows = await database.db.select().from(presupuestos)
     expect([...new Set(rows.map((p) => p.estado))].sort()).toEqual(['APROBADO', 'PENDIENTE_APROBACION', 'REALIZADO'])
     for (const p of rows.filter((r) => r.estado !== 'PENDIENTE_APROBACION')) expect(p.estadoCambiadoPor).toBeTruthy()
+    // DECISIONS D6: one carries its quote as a real uploaded file.
+    expect(await database.db.select().from(uploads).where(isNotNull(uploads.presupuestoId))).toHaveLength(1)
   })
 
   it('has calendar tasks this month (Madrid) for every company, today’s among them, one for everyone', async () => {

@@ -597,84 +597,103 @@ async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> 
       estadoCambiadoPor: `${quien.nombre} ${quien.apellidos}`,
       estadoCambiadoEn: day(now, offset, 12),
     })
-    const budgets = await tx.insert(presupuestos).values([
-      {
-        descripcion: 'Pintura del salón y pasillo',
-        precio: '1250.00',
-        fechaPrevista: day(now, 20),
-        estado: 'PENDIENTE_APROBACION',
-        viviendaId: homeRows[0]!.id,
-      },
-      {
-        descripcion: 'Cambio de caldera',
-        precio: '2399.90',
-        fechaPrevista: day(now, 35),
-        estado: 'APROBADO',
-        viviendaId: homeRows[1]!.id,
-        ...decidio(admin, -2),
-      },
-      {
-        descripcion: 'Reparación de persianas',
-        precio: '180.50',
-        fechaPrevista: day(now, -10),
-        estado: 'REALIZADO',
-        viviendaId: homeRows[2]!.id,
-        ...decidio(empleado, -9),
-      },
-      {
-        descripcion: 'Sustitución de grifería (cocina y baño)',
-        precio: '345.20',
-        fechaPrevista: day(now, 8),
-        estado: 'PENDIENTE_APROBACION',
-        viviendaId: homeRows[0]!.id,
-      },
-      {
-        descripcion: 'Colchones viscoelásticos (x4)',
-        precio: '1196.00',
-        fechaPrevista: day(now, 15),
-        estado: 'APROBADO',
-        viviendaId: homeRows[0]!.id,
-        ...decidio(admin, -1),
-      },
-      {
-        descripcion: 'Revisión anual de la calefacción',
-        precio: '95.00',
-        fechaPrevista: day(now, -20),
-        estado: 'REALIZADO',
-        viviendaId: homeRows[3]!.id,
-        ...decidio(admin, -19),
-      },
-      {
-        descripcion: 'Mobiliario de cocina (armarios)',
-        precio: '3100.00',
-        fechaPrevista: null,
-        estado: 'PENDIENTE_APROBACION',
-        viviendaId: homeRows[4]!.id,
-      },
-      {
-        descripcion: 'Revisión instalación eléctrica',
-        precio: '420.00',
-        fechaPrevista: day(now, 12),
-        estado: 'APROBADO',
-        viviendaId: homeRows[5]!.id,
-        ...decidio(admin, -3),
-      },
-      {
-        descripcion: 'Adaptación de baño accesible',
-        precio: '5400.75',
-        fechaPrevista: day(now, -30),
-        estado: 'REALIZADO',
-        viviendaId: homeRows[7]!.id,
-        ...decidio(superadmin, -31),
-      },
-      {
-        descripcion: 'Rampa de acceso al portal',
-        precio: '2890.00',
-        fechaPrevista: day(now, 40),
-        estado: 'PENDIENTE_APROBACION',
-        viviendaId: homeRows[8]!.id,
-      },
-    ])
+    const budgets = await tx
+      .insert(presupuestos)
+      .values([
+        {
+          descripcion: 'Pintura del salón y pasillo',
+          precio: '1250.00',
+          fechaPrevista: day(now, 20),
+          estado: 'PENDIENTE_APROBACION',
+          viviendaId: homeRows[0]!.id,
+        },
+        {
+          descripcion: 'Cambio de caldera',
+          precio: '2399.90',
+          fechaPrevista: day(now, 35),
+          estado: 'APROBADO',
+          viviendaId: homeRows[1]!.id,
+          ...decidio(admin, -2),
+        },
+        {
+          descripcion: 'Reparación de persianas',
+          precio: '180.50',
+          fechaPrevista: day(now, -10),
+          estado: 'REALIZADO',
+          viviendaId: homeRows[2]!.id,
+          ...decidio(empleado, -9),
+        },
+        {
+          descripcion: 'Sustitución de grifería (cocina y baño)',
+          precio: '345.20',
+          fechaPrevista: day(now, 8),
+          estado: 'PENDIENTE_APROBACION',
+          viviendaId: homeRows[0]!.id,
+        },
+        {
+          descripcion: 'Colchones viscoelásticos (x4)',
+          precio: '1196.00',
+          fechaPrevista: day(now, 15),
+          estado: 'APROBADO',
+          viviendaId: homeRows[0]!.id,
+          ...decidio(admin, -1),
+        },
+        {
+          descripcion: 'Revisión anual de la calefacción',
+          precio: '95.00',
+          fechaPrevista: day(now, -20),
+          estado: 'REALIZADO',
+          viviendaId: homeRows[3]!.id,
+          ...decidio(admin, -19),
+        },
+        {
+          descripcion: 'Mobiliario de cocina (armarios)',
+          precio: '3100.00',
+          fechaPrevista: null,
+          estado: 'PENDIENTE_APROBACION',
+          viviendaId: homeRows[4]!.id,
+        },
+        {
+          descripcion: 'Revisión instalación eléctrica',
+          precio: '420.00',
+          fechaPrevista: day(now, 12),
+          estado: 'APROBADO',
+          viviendaId: homeRows[5]!.id,
+          ...decidio(admin, -3),
+        },
+        {
+          descripcion: 'Adaptación de baño accesible',
+          precio: '5400.75',
+          fechaPrevista: day(now, -30),
+          estado: 'REALIZADO',
+          viviendaId: homeRows[7]!.id,
+          ...decidio(superadmin, -31),
+        },
+        {
+          descripcion: 'Rampa de acceso al portal',
+          precio: '2890.00',
+          fechaPrevista: day(now, 40),
+          estado: 'PENDIENTE_APROBACION',
+          viviendaId: homeRows[8]!.id,
+        },
+      ])
+      .returning()
+    // DECISIONS D6: a budget carries a real file (the quote), not a placeholder URL.
+    if (options.uploadsDir) {
+      const caldera = budgets.find((b) => b.descripcion === 'Cambio de caldera')!
+      await seedFile(
+        tx,
+        options.uploadsDir,
+        {
+          nombre: 'presupuesto-caldera.pdf',
+          mime: 'application/pdf',
+          content: await samplePdf(['Presupuesto: cambio de caldera', 'Importe: 2.399,90 €']),
+          trabajadorId: admin.id,
+          createdAt: day(now, -3),
+        },
+        { presupuestoId: caldera.id },
+      )
+    }
 
     const notif: Array<typeof notificaciones.$inferInsert> = []
     for (const w of [superadmin, admin, empleado]) {

@@ -468,7 +468,10 @@ export function PlaningPage() {
     show: editando.show,
   })
   const formEmpresa = useWatch({ control: form.control, name: 'empresaId' })
-  const save = submit(async (values) => {
+  const save = submit(async () => {
+    // What the inputs hold (the day and the time apart), not the schema's output (the instant): the API
+    // checks the same rules again and needs the time as typed.
+    const values = form.getValues()
     if (record) {
       const { empresaId: _e, ...body } = values
       await update.mutateAsync({ id: record.id, body, options: { ifMatch: record.updatedAt } })
