@@ -1,4 +1,4 @@
-// Load generator for usuarios-bench.ts, run in a worker thread so that autocannon does not share the
+// Load generator for the benchmark harness (harness.ts), run in a worker thread so that autocannon does not share the
 // server's event loop. Plain JavaScript: it needs no TypeScript loader inside the worker.
 // Inside a worker thread autocannon hands back its raw counters (no aggregated percentiles), so the
 // latencies are collected from its 'response' events and the percentiles computed here.

@@ -11,156 +11,135 @@
  *
  *   npm run bench:notificaciones -- --engine embedded|pg|both --workers 250 --streams 1000 --rounds 300
  */
-import type { AddressInfo } from 'node:net'
-import { parseArgs } from 'node:util'
-import { buildApp } from '../src/app'
-import { trabajadores } from '../src/db/schema'
 import { createNotificaciones } from '../src/modules/notificaciones/notificaciones.service'
-import { type Engine, openBenchDatabase, parseEngines } from './engines'
+import * as bench from './harness'
 
-const { values: args } = parseArgs({
-  options: {
-    engine: { type: 'string', default: 'both' },
-    workers: { type: 'string', default: '250' },
-    streams: { type: 'string', default: '1000' },
-    rounds: { type: 'string', default: '300' },
+const args = bench.commandLine(
+  'npm run bench:notificaciones -- --engine embedded|pg|both --workers 250 --streams 1000 --rounds 300',
+  {
+    engine: bench.ENGINE_OPTIONS.engine,
+    workers: { type: 'string', default: '250', help: 'workers the streams belong to' },
+    streams: { type: 'string', default: '1000', help: 'open streams, spread evenly over the workers' },
+    rounds: { type: 'string', default: '300', help: 'notifications created one at a time, each timed' },
   },
-})
-const ENGINES = parseEngines(args.engine)
-const WORKERS = Number(args.workers)
-const STREAMS = Number(args.streams)
-const ROUNDS = Number(args.rounds)
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
-const ms = (v: number) => v.toFixed(1)
+)
+const ENGINES = bench.parseEngines(args.engine)
+const WORKERS = bench.numberOption(args, 'workers')
+const STREAMS = bench.numberOption(args, 'streams')
+const ROUNDS = bench.numberOption(args, 'rounds')
 
 interface Result {
-  engine: Engine
+  engine: bench.Engine
   describe: string
   openSeconds: number
   latencies: number[]
   rssMb: number
 }
 
-async function benchEngine(engine: Engine): Promise<Result> {
-  const opened = await openBenchDatabase(engine, { keep: false, pool: 10 })
-  const { db, listen } = opened.database
-  const controller = new AbortController()
-  const app = await buildApp({
-    db,
-    listen,
-    jwtSecret: 'bench-secret-not-for-production',
-    uploadsDir: opened.uploadsDir,
-    logger: false,
-  })
-  try {
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-
-    const rows = await db
-      .insert(trabajadores)
-      .values(
+function benchEngine(engine: bench.Engine): Promise<Result> {
+  return bench.withEngine(engine, { keep: false, pool: 10 }, async (session) => {
+    const { db } = session
+    const controller = new AbortController()
+    const { app, base } = await session.startApp()
+    try {
+      // Workers that never log in: their tokens are signed here, so no password hash is needed.
+      const rows = await bench.insertWorkers(
+        db,
         Array.from({ length: WORKERS }, (_, i) => ({
-          nombre: 'Bench',
-          apellidos: `Trabajador ${i}`,
           email: `bench${i}@bench.es`,
-          nif: '12345678Z',
           rol: 'EMPLEADO' as const,
-          activo: true,
-          passwordHash: 'x',
-          passwordTemporal: false,
+          apellidos: `Trabajador ${i}`,
         })),
+        { passwordHash: 'x' },
       )
-      .returning({ id: trabajadores.id, tokenVersion: trabajadores.tokenVersion })
-    const tokens = new Map(rows.map((r) => [r.id, app.jwt.sign({ sub: String(r.id), tv: r.tokenVersion })]))
+      const tokens = new Map(rows.map((r) => [r.id, app.jwt.sign({ sub: String(r.id), tv: r.tokenVersion })]))
 
-    // Each stream resolves the waiter of the id it receives.
-    const pending = new Map<number, { left: number; done: () => void }>()
-    const streamsOf = new Map<number, number>()
-    const t0 = performance.now()
-    const opening: Promise<void>[] = []
-    for (let i = 0; i < STREAMS; i++) {
-      const worker = rows[i % rows.length]
-      if (!worker) break
-      streamsOf.set(worker.id, (streamsOf.get(worker.id) ?? 0) + 1)
-      opening.push(
-        (async () => {
-          const res = await fetch(`${base}/api/notificaciones/stream`, {
-            headers: { authorization: `Bearer ${tokens.get(worker.id)}` },
-            signal: controller.signal,
-          })
-          if (res.status !== 200 || !res.body) throw new Error(`stream answered ${res.status}`)
-          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
-          void (async () => {
-            let buffer = ''
-            for (;;) {
-              const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }))
-              if (done) return
-              buffer += value
-              let cut = buffer.indexOf('\n\n')
-              while (cut >= 0) {
-                const match = /data: \{"id":(\d+)\}/.exec(buffer.slice(0, cut))
-                buffer = buffer.slice(cut + 2)
-                const wait = match ? pending.get(Number(match[1])) : undefined
-                if (wait && --wait.left === 0) wait.done()
-                cut = buffer.indexOf('\n\n')
+      // Each stream resolves the waiter of the id it receives.
+      const pending = new Map<number, { left: number; done: () => void }>()
+      const streamsOf = new Map<number, number>()
+      const t0 = performance.now()
+      const opening: Promise<void>[] = []
+      for (let i = 0; i < STREAMS; i++) {
+        const worker = rows[i % rows.length]
+        if (!worker) break
+        streamsOf.set(worker.id, (streamsOf.get(worker.id) ?? 0) + 1)
+        opening.push(
+          (async () => {
+            const res = await fetch(`${base}/api/notificaciones/stream`, {
+              headers: { authorization: `Bearer ${tokens.get(worker.id)}` },
+              signal: controller.signal,
+            })
+            if (res.status !== 200 || !res.body) throw new Error(`stream answered ${res.status}`)
+            const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
+            void (async () => {
+              let buffer = ''
+              for (;;) {
+                const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }))
+                if (done) return
+                buffer += value
+                let cut = buffer.indexOf('\n\n')
+                while (cut >= 0) {
+                  const match = /data: \{"id":(\d+)\}/.exec(buffer.slice(0, cut))
+                  buffer = buffer.slice(cut + 2)
+                  const wait = match ? pending.get(Number(match[1])) : undefined
+                  if (wait && --wait.left === 0) wait.done()
+                  cut = buffer.indexOf('\n\n')
+                }
               }
-            }
-          })()
-        })(),
-      )
-    }
-    await Promise.all(opening)
-    for (let i = 0; i < 200 && app.deps.notificationHub.size < STREAMS; i++) await new Promise((r) => setTimeout(r, 25))
-    if (app.deps.notificationHub.size !== STREAMS) throw new Error(`only ${app.deps.notificationHub.size} streams subscribed`)
-    const openSeconds = (performance.now() - t0) / 1000
+            })()
+          })(),
+        )
+      }
+      await Promise.all(opening)
+      for (let i = 0; i < 200 && app.deps.notificationHub.size < STREAMS; i++) await new Promise((r) => setTimeout(r, 25))
+      if (app.deps.notificationHub.size !== STREAMS) throw new Error(`only ${app.deps.notificationHub.size} streams subscribed`)
+      const openSeconds = (performance.now() - t0) / 1000
 
-    const latencies: number[] = []
-    for (let round = 0; round < ROUNDS; round++) {
-      const worker = rows[Math.floor(Math.random() * rows.length)]
-      if (!worker) continue
-      const start = performance.now()
-      let id = 0
-      const delivered = new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`round ${round}: not delivered in 10 s`)), 10_000)
-        const register = (notificacionId: number) => {
-          id = notificacionId
-          pending.set(notificacionId, {
-            left: streamsOf.get(worker.id) ?? 0,
-            done: () => {
-              clearTimeout(timer)
-              resolve()
-            },
-          })
-        }
-        // The id is known only once the insert returns; an event can't be announced before its commit.
-        void db
-          .transaction((tx) => createNotificaciones(tx, [notification(worker.id)]).then(([row]) => register(row?.id ?? 0)))
-          .catch(reject)
-      })
-      await delivered
-      latencies.push(performance.now() - start)
-      pending.delete(id)
+      const latencies: number[] = []
+      for (let round = 0; round < ROUNDS; round++) {
+        const worker = rows[Math.floor(Math.random() * rows.length)]
+        if (!worker) continue
+        const start = performance.now()
+        let id = 0
+        const delivered = new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`round ${round}: not delivered in 10 s`)), 10_000)
+          const register = (notificacionId: number) => {
+            id = notificacionId
+            pending.set(notificacionId, {
+              left: streamsOf.get(worker.id) ?? 0,
+              done: () => {
+                clearTimeout(timer)
+                resolve()
+              },
+            })
+          }
+          // The id is known only once the insert returns; an event can't be announced before its commit.
+          void db
+            .transaction((tx) => createNotificaciones(tx, [notification(worker.id)]).then(([row]) => register(row?.id ?? 0)))
+            .catch(reject)
+        })
+        await delivered
+        latencies.push(performance.now() - start)
+        pending.delete(id)
+      }
+      return {
+        engine,
+        describe: session.describe,
+        openSeconds,
+        latencies: latencies.sort((a, b) => a - b),
+        rssMb: process.memoryUsage().rss / 1024 / 1024,
+      }
+    } finally {
+      controller.abort()
     }
-    return {
-      engine,
-      describe: opened.describe,
-      openSeconds,
-      latencies: latencies.sort((a, b) => a - b),
-      rssMb: process.memoryUsage().rss / 1024 / 1024,
-    }
-  } finally {
-    controller.abort()
-    await app.close()
-    await opened.cleanup()
-  }
+  })
 }
 
 function notification(trabajadorId: number) {
   return { titulo: 'Nueva tarea asignada', descripcion: 'Benchmark', tipo: 'TAREA', trabajadorId, fechaNotificacion: new Date() }
 }
 
-async function main() {
+bench.runBench(async () => {
   console.log(`${WORKERS} workers, ${STREAMS} open streams (${(STREAMS / WORKERS).toFixed(1)} per worker), ${ROUNDS} rounds`)
   const results: Result[] = []
   for (const engine of ENGINES) {
@@ -171,15 +150,22 @@ async function main() {
     )
   }
   console.log('\ncommit → event on every stream of the worker (ms)')
-  console.log('| engine | p50 | p95 | p99 | max |')
-  console.log('|---|---|---|---|---|')
-  for (const r of results) {
-    const l = r.latencies
-    console.log(`| ${r.engine} | ${ms(pct(l, 50))} | ${ms(pct(l, 95))} | ${ms(pct(l, 99))} | ${ms(l[l.length - 1] ?? 0)} |`)
-  }
-}
-
-main().catch((err) => {
-  console.error(err)
-  process.exit(1)
+  console.log(
+    bench.markdownTable(
+      [
+        ['engine', 'left'],
+        ['p50', 'left'],
+        ['p95', 'left'],
+        ['p99', 'left'],
+        ['max', 'left'],
+      ],
+      results.map(({ engine, latencies: l }) => [
+        engine,
+        bench.ms(bench.pct(l, 50)),
+        bench.ms(bench.pct(l, 95)),
+        bench.ms(bench.pct(l, 99)),
+        bench.ms(l[l.length - 1] ?? 0),
+      ]),
+    ),
+  )
 })

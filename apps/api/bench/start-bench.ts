@@ -13,11 +13,13 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
 import { freePort, ROOT } from '../src/test/server-process'
+import * as bench from './harness'
 
-const { values: args } = parseArgs({ options: { requests: { type: 'string', default: '600' } } })
-const REQUESTS = Number(args.requests)
+const args = bench.commandLine('npm run bench:start [-- --requests 600]', {
+  requests: { type: 'string', default: '600', help: 'list requests on the demo data before the memory is read' },
+})
+const REQUESTS = bench.numberOption(args, 'requests')
 const BUDGET = { firstStartS: 20, restartS: 5, rssMb: 250 }
 
 interface Started {
@@ -99,7 +101,7 @@ function postgresMemoryMb(dataDir: string): { processes: number; pssMb: number; 
   return { processes, pssMb: pss / 1024, rssMb: rss / 1024 }
 }
 
-async function main() {
+bench.runBench(async () => {
   const dist = [path.join(ROOT, 'apps/web/dist'), path.join(ROOT, 'apps/api/dist')]
   const aside = dist.map((d) => `${d}.bench-aside`)
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vb-start-bench-'))
@@ -111,12 +113,7 @@ async function main() {
     const second = await npmStart(dataDir)
     console.log(`Restart (built, cluster exists): ${second.seconds.toFixed(1)} s`)
 
-    const login = await fetch(`${second.base}/api/auth/trabajadores/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'superadmin@demo.es', password: 'Demo1234' }),
-    })
-    const { token } = (await login.json()) as { token: string }
+    const token = await bench.login(second.base, 'superadmin@demo.es')
     const urls = [
       '/api/usuarios',
       '/api/usuarios?q=a',
@@ -150,8 +147,18 @@ async function main() {
       [`API process RSS after ${REQUESTS} list requests`, `${rssMb.toFixed(0)} MB`, `< ${BUDGET.rssMb} MB`, rssMb < BUDGET.rssMb],
       ['PostgreSQL (postmaster and backends), PSS', `${pgMem.pssMb.toFixed(0)} MB`, 'reported', true],
     ] as const
-    console.log('\n| measure | value | budget | within |\n|---|---:|---:|:---:|')
-    for (const [what, value, budget, ok] of rows) console.log(`| ${what} | ${value} | ${budget} | ${ok ? 'yes' : 'NO'} |`)
+    const columns = [
+      ['measure', 'left'],
+      ['value', 'right'],
+      ['budget', 'right'],
+      ['within', 'center'],
+    ] as const
+    console.log(
+      `\n${bench.markdownTable(
+        columns,
+        rows.map(([what, value, budget, ok]) => [what, value, budget, bench.yesNo(ok)]),
+      )}`,
+    )
   } finally {
     // The checkout as it was: the build output moved back (the one just made is dropped).
     dist.forEach((d, i) => {
@@ -162,9 +169,4 @@ async function main() {
     })
     rmSync(dataDir, { recursive: true, force: true })
   }
-}
-
-main().catch((err) => {
-  console.error(err)
-  process.exit(1)
 })

@@ -2,20 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from './test/build-test-app'
+import { describe, expect, it } from 'vitest'
+import { testApp } from './test/scenario'
 
-let t: TestApp
-let webDist: string
-beforeAll(async () => {
-  webDist = mkdtempSync(path.join(tmpdir(), 'vb-web-'))
-  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><html lang="es"><body><div id="root"></div></body></html>')
-  writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
-  t = await buildTestApp({ webDist })
-})
-afterAll(async () => {
-  await t.close()
-})
+const webDist = mkdtempSync(path.join(tmpdir(), 'vb-web-'))
+writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><html lang="es"><body><div id="root"></div></body></html>')
+writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
+const t = await testApp({ webDist })
 
 describe('HTTP basics', () => {
   it('sends security headers on every response (DECISIONS S6) and no-store on the API (S2)', async () => {

@@ -9,7 +9,6 @@ import { INVALID_TEXT_MESSAGE, passwordMessages } from '@vb/shared'
 import { eq, sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { buildApp } from './app'
 import { clientConfig, type Database, openDatabase } from './db/client'
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './db/embedded'
 import { logs, passwordResets, usuarios, viviendas } from './db/schema'
@@ -17,6 +16,7 @@ import { createNotificaciones } from './modules/notificaciones/notificaciones.se
 import { buildTestApp, freshDatabase, TEST_PASSWORD, type TestApp, type TestWorker } from './test/build-test-app'
 import { withDatabase } from './test/databases'
 import { makeEmpresa, makeNif, makeUsuario, makeVivienda } from './test/factories'
+import { testScenario } from './test/scenario'
 import { DatabaseProxy } from './test/tcp-proxy'
 
 /**
@@ -27,17 +27,12 @@ const dbs = inject('testDatabases')
 const UNAVAILABLE = 'El servicio no está disponible en este momento. Inténtalo de nuevo en unos minutos.'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-let t: TestApp
-let superadmin: TestWorker
-let empresa: Awaited<ReturnType<typeof makeEmpresa>>
-beforeAll(async () => {
-  t = await buildTestApp()
-  empresa = await makeEmpresa(t.db, { nombre: 'Empresa Fallos' })
-  superadmin = await t.worker('SUPERADMIN', [empresa.id])
+const scenario = await testScenario({
+  empresaA: { nombre: 'Empresa Fallos' },
+  empresaB: false,
+  workers: { superadmin: { rol: 'SUPERADMIN', of: ['A'] } },
 })
-afterAll(async () => {
-  await t.close()
-})
+const { t, empresaA: empresa, superadmin } = scenario
 
 /** An SSE reader over a real socket: collects the events' names. */
 async function openStream(base: string, token: string) {
@@ -291,12 +286,7 @@ describe('attempt limits hold under a burst and across processes (item 3)', () =
 
   it('two API processes on one database share the count', async () => {
     const w = await t.worker('EMPLEADO', [])
-    const other = await buildApp({
-      db: t.db,
-      listen: t.database.listen,
-      uploadsDir: t.uploadsDir,
-      jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
-    })
+    const other = await t.anotherProcess()
     try {
       const results = await Promise.all(
         Array.from({ length: 30 }, (_, i) => loginOn(i % 2 ? other : t.app, w.email, 'Equivocada1')),

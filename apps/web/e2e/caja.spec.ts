@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import { type Account, expect, expectAccessible, loginAs, newResident, test } from './fixtures'
+import {
+  atWidth,
+  expect,
+  expectAccessible,
+  expectFitsAndAccessible,
+  loginAs,
+  newResident,
+  ROLES_AND_WIDTHS,
+  residentOn,
+  test,
+} from './fixtures'
 
 /** SPEC §2.15 with DECISIONS A6, D7, L3: a resident's cash ledger, exact to the cent, with receipts and statements. */
 
@@ -130,15 +140,10 @@ test('an admin keeps a resident’s cash exact to the cent, with a receipt, a ra
 })
 
 test('the second of two people editing one movement gets a clear 409 instead of overwriting', async ({ page }) => {
-  const resident = await newResident(page, 'empleado')
-  const created = await resident.api.post('/caja-usuario', {
-    concepto: 'Paga semanal',
-    cantidad: '20.00',
-    fecha: '2026-11-02',
-    usuarioId: resident.id,
-  })
-  const movimiento = await created.json()
-  await loginAs(page, 'empleado', `/caja/${resident.nif}`)
+  const resident = await residentOn(page, 'empleado', 'caja', [
+    { concepto: 'Paga semanal', cantidad: '20.00', fecha: '2026-11-02' },
+  ])
+  const movimiento = resident.created[0]!
   await rowMenu(page, 'Paga semanal').click()
   await page.getByRole('button', { name: 'Editar' }).click()
   const edicion = page.getByRole('dialog', { name: 'Editar Movimiento' })
@@ -154,31 +159,18 @@ test('the second of two people editing one movement gets a clear 409 instead of 
   await expect(saldo(page)).toHaveText('Saldo: 25,00 €')
 })
 
-for (const who of ['superadmin', 'admin', 'empleado'] as Account[]) {
-  for (const width of [1440, 375]) {
-    test(`${who} sees the ledger at ${width} px (cards on a phone), accessible`, async ({ page }) => {
-      await page.setViewportSize({ width, height: width > 800 ? 900 : 800 })
-      const resident = await newResident(page, who)
-      await resident.api.post('/caja-usuario', {
-        concepto: 'Ingreso pensión',
-        cantidad: '450',
-        fecha: '2026-11-01',
-        usuarioId: resident.id,
-      })
-      await resident.api.post('/caja-usuario', {
-        concepto: 'Peluquería',
-        cantidad: '-12,5',
-        fecha: '2026-11-05',
-        usuarioId: resident.id,
-      })
-      await loginAs(page, who, `/caja/${resident.nif}`)
-      await expect(saldo(page)).toHaveText('Saldo: 437,50 €')
-      // Newest first.
-      const first = width > 800 ? page.getByRole('row').nth(1) : page.locator('.vb-list-cards li').first()
-      await expect(first).toContainText('Peluquería')
-      await expect(page.getByRole('button', { name: 'Nuevo Movimiento' })).toBeVisible()
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
-      await expectAccessible(page)
-    })
-  }
+for (const [who, width] of ROLES_AND_WIDTHS) {
+  test(`${who} sees the ledger at ${width} px (cards on a phone), accessible`, async ({ page }) => {
+    await atWidth(page, width)
+    await residentOn(page, who, 'caja', [
+      { concepto: 'Ingreso pensión', cantidad: '450', fecha: '2026-11-01' },
+      { concepto: 'Peluquería', cantidad: '-12,5', fecha: '2026-11-05' },
+    ])
+    await expect(saldo(page)).toHaveText('Saldo: 437,50 €')
+    // Newest first.
+    const first = width > 800 ? page.getByRole('row').nth(1) : page.locator('.vb-list-cards li').first()
+    await expect(first).toContainText('Peluquería')
+    await expect(page.getByRole('button', { name: 'Nuevo Movimiento' })).toBeVisible()
+    await expectFitsAndAccessible(page, width)
+  })
 }

@@ -1,5 +1,18 @@
 import type { Page } from '@playwright/test'
-import { type Account, apiAs, expect, expectAccessible, loginAs, newResident, pdfFile, randomNif, test } from './fixtures'
+import {
+  apiAs,
+  atWidth,
+  expect,
+  expectAccessible,
+  expectFitsAndAccessible,
+  loginAs,
+  newResident,
+  pdfFile,
+  ROLES_AND_WIDTHS,
+  randomNif,
+  residentOn,
+  test,
+} from './fixtures'
 
 /** SPEC §2.14 with DECISIONS D3, D8: a resident's documents, the PIR card and real files. */
 
@@ -121,15 +134,10 @@ test('a document without a file shows a dash and a disabled Descargar', async ({
 })
 
 test('a stale edit is refused with a clear message instead of overwriting', async ({ page }) => {
-  const resident = await newResident(page, 'admin')
-  const created = await resident.api.post('/documentos-usuario', {
-    titulo: 'Contrato',
-    fecha: '2026-05-04',
-    archivoUrl: 'https://example.org/contrato.pdf',
-    usuarioId: resident.id,
-  })
-  const documento = await created.json()
-  await loginAs(page, 'admin', `/documentacion/${resident.nif}`)
+  const resident = await residentOn(page, 'admin', 'documentacion', [
+    { titulo: 'Contrato', fecha: '2026-05-04', archivoUrl: 'https://example.org/contrato.pdf' },
+  ])
+  const documento = resident.created[0]!
   await rowMenu(page, 'Contrato').click()
   await page.getByRole('button', { name: 'Modificar' }).click()
   const edicion = page.getByRole('dialog', { name: 'Editar Documento' })
@@ -172,24 +180,16 @@ test('the path says when the NIF is missing or unknown, and another company’s 
   }
 })
 
-for (const who of ['superadmin', 'admin', 'empleado'] as Account[]) {
-  for (const width of [1440, 375]) {
-    test(`${who} sees the documents at ${width} px (cards on a phone), accessible`, async ({ page }) => {
-      await page.setViewportSize({ width, height: width > 800 ? 900 : 800 })
-      const resident = await newResident(page, who)
-      await resident.api.post('/documentos-usuario', {
-        titulo: 'PIR',
-        fecha: new Date(Date.now() - 170 * 86_400_000).toISOString(),
-        archivoUrl: 'https://example.org/pir.pdf',
-        usuarioId: resident.id,
-      })
-      await loginAs(page, who, `/documentacion/${resident.nif}`)
-      await expect(pirCard(page)).toContainText(/Caduca en \d+ días/)
-      await expect(pirCard(page)).toHaveClass(/border-warning/)
-      await expect(page.locator(width > 800 ? 'table' : '.vb-list-cards')).toContainText('PIR')
-      await expect(page.getByRole('button', { name: 'Nuevo Documento' })).toBeVisible()
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
-      await expectAccessible(page)
-    })
-  }
+for (const [who, width] of ROLES_AND_WIDTHS) {
+  test(`${who} sees the documents at ${width} px (cards on a phone), accessible`, async ({ page }) => {
+    await atWidth(page, width)
+    await residentOn(page, who, 'documentacion', [
+      { titulo: 'PIR', fecha: new Date(Date.now() - 170 * 86_400_000).toISOString(), archivoUrl: 'https://example.org/pir.pdf' },
+    ])
+    await expect(pirCard(page)).toContainText(/Caduca en \d+ días/)
+    await expect(pirCard(page)).toHaveClass(/border-warning/)
+    await expect(page.locator(width > 800 ? 'table' : '.vb-list-cards')).toContainText('PIR')
+    await expect(page.getByRole('button', { name: 'Nuevo Documento' })).toBeVisible()
+    await expectFitsAndAccessible(page, width)
+  })
 }

@@ -1,84 +1,54 @@
 import type { Page } from '@playwright/test'
-import { apiAs, expect, expectAccessible, loginAs, test, unique } from './fixtures'
+import { apiAs, expect, expectAccessible, unique } from './fixtures'
+import { createViaApi, lettered, listTest, SCREENS } from './list-screen'
 
 /** SPEC §2.4 companies: the shared list block, the modals and the role matrix of SPEC §6. */
 
-const search = (page: Page) => page.getByRole('searchbox', { name: 'Buscar empresa' })
-const cell = (page: Page, text: string) => page.getByRole('cell', { name: text, exact: true })
-const rowMenu = (page: Page, nombre: string) => page.getByRole('button', { name: `Acciones de ${nombre}`, exact: true })
+const test = listTest(SCREENS.empresas)
+
+const { toasts } = SCREENS.empresas
 /** Company names in the order the table shows them. */
 const names = (page: Page) => page.getByRole('row').locator('td:nth-child(2)').allInnerTexts()
 
-async function createViaApi(page: Page, nombres: string[]): Promise<number[]> {
-  const api = await apiAs(page, 'superadmin')
-  const ids: number[] = []
-  for (const nombre of nombres) {
-    const res = await api.post('/empresas', { nombre })
-    expect(res.status()).toBe(201)
-    ids.push((await res.json()).id)
-  }
-  return ids
-}
-
-async function removeViaApi(page: Page, ids: number[]) {
-  const api = await apiAs(page, 'superadmin')
-  for (const id of ids) await api.delete(`/empresas/${id}`)
-}
-
-test('superadmin creates, edits, finds and deletes a company', async ({ page }) => {
-  await loginAs(page, 'superadmin', '/empresas')
-  await expect(page.getByRole('columnheader', { name: 'Nombre de Empresa' })).toHaveAttribute('aria-sort', 'ascending')
-  await expect(cell(page, 'Hogares Mediterráneo S.L.')).toBeVisible()
+test('superadmin creates, edits, finds and deletes a company', async ({ page, list }) => {
+  await list.open('superadmin')
+  await expect(list.header('Nombre de Empresa')).toHaveAttribute('aria-sort', 'ascending')
+  await expect(list.cell('Hogares Mediterráneo S.L.')).toBeVisible()
   await expectAccessible(page)
 
   const nombre = unique('Empresa Alta')
-  await page.getByRole('button', { name: 'Nueva empresa' }).click()
-  const alta = page.getByRole('dialog', { name: 'Añadir Nueva Empresa' })
-  await alta.getByLabel('Nombre de Empresa').fill(nombre)
+  const alta = await list.openCreate()
   // A logo the app itself serves, so the <img> really loads.
-  await alta.getByLabel('URL del logo').fill(`${new URL(page.url()).origin}/favicon.svg`)
+  await list.fill(alta, { 'Nombre de Empresa': nombre, 'URL del logo': `${new URL(page.url()).origin}/favicon.svg` })
   await expectAccessible(page)
-  await alta.getByRole('button', { name: 'Guardar' }).click()
-  await expect(alta).toBeHidden()
-  await expect(page.getByText('Empresa creada correctamente')).toBeVisible()
+  await list.save(alta, toasts.created)
 
-  await search(page).fill(nombre)
-  await expect(cell(page, nombre)).toBeVisible()
+  await list.search(nombre)
+  await expect(list.cell(nombre)).toBeVisible()
   await expect(page.getByRole('img', { name: `Logo de ${nombre}` })).toBeVisible()
-  await expect(page.getByText('Mostrando 1–1 de 1')).toBeVisible()
+  await expect(list.showing('Mostrando 1–1 de 1')).toBeVisible()
 
   const nuevo = unique('Empresa Cambiada')
-  await rowMenu(page, nombre).click()
-  await page.getByRole('button', { name: 'Modificar' }).click()
-  const edicion = page.getByRole('dialog', { name: 'Modificar Empresa' })
+  const edicion = await list.openEdit(nombre)
   await expect(edicion.getByLabel('Nombre de Empresa')).toHaveValue(nombre)
-  await edicion.getByLabel('Nombre de Empresa').fill(nuevo)
-  await edicion.getByRole('button', { name: 'Guardar' }).click()
-  await expect(page.getByText('Empresa modificada correctamente')).toBeVisible()
+  await list.fill(edicion, { 'Nombre de Empresa': nuevo })
+  await list.save(edicion, toasts.updated)
   await page.getByRole('button', { name: 'Limpiar' }).click()
-  await expect(search(page)).toHaveValue('')
-  await search(page).fill(nuevo)
-  await expect(cell(page, nuevo)).toBeVisible()
+  await expect(list.searchbox).toHaveValue('')
+  await list.search(nuevo)
+  await expect(list.cell(nuevo)).toBeVisible()
 
-  await rowMenu(page, nuevo).click()
-  await page.getByRole('button', { name: 'Eliminar' }).click()
-  const confirmacion = page.getByRole('dialog', { name: 'Confirmar Eliminación' })
-  await expect(confirmacion).toContainText(`¿Seguro que quieres eliminar la empresa ${nuevo}?`)
+  const confirmacion = await list.askDelete(nuevo)
   await confirmacion.getByRole('button', { name: 'Cancelar' }).click()
   await expect(confirmacion).toBeHidden()
-  await expect(cell(page, nuevo)).toBeVisible()
+  await expect(list.cell(nuevo)).toBeVisible()
 
-  await rowMenu(page, nuevo).click()
-  await page.getByRole('button', { name: 'Eliminar' }).click()
-  await page.getByRole('dialog', { name: 'Confirmar Eliminación' }).getByRole('button', { name: 'Eliminar' }).click()
-  await expect(page.getByText('Empresa eliminada correctamente')).toBeVisible()
-  await expect(page.getByText('No hay empresas.')).toBeVisible()
+  await list.remove(nuevo)
 })
 
-test('errors show under their field and clear when the field is edited', async ({ page }) => {
-  await loginAs(page, 'superadmin', '/empresas')
-  await page.getByRole('button', { name: 'Nueva empresa' }).click()
-  const alta = page.getByRole('dialog', { name: 'Añadir Nueva Empresa' })
+test('errors show under their field and clear when the field is edited', async ({ page, list }) => {
+  await list.open('superadmin')
+  const alta = await list.openCreate()
   const nombre = alta.getByLabel('Nombre de Empresa')
   await alta.getByRole('button', { name: 'Guardar' }).click()
   await expect(alta.getByText('El nombre es obligatorio')).toBeVisible()
@@ -103,131 +73,117 @@ test('errors show under their field and clear when the field is edited', async (
   await page.keyboard.press('Escape')
   await alta.getByRole('button', { name: 'Descartar cambios' }).click()
   await expect(alta).toBeHidden()
-  await expect(page.getByRole('button', { name: 'Nueva empresa' })).toBeFocused()
+  await expect(list.newButton).toBeFocused()
 })
 
-test('search is debounced, sorting toggles and pages come from the server', async ({ page }) => {
+test('search is debounced, sorting toggles and pages come from the server', async ({ page, list }) => {
   const prefix = unique('Orden')
   // 11 companies: two pages of 10 (SPEC §9).
   const created = await createViaApi(
     page,
-    Array.from({ length: 11 }, (_, i) => `${prefix} ${String.fromCharCode(65 + i)}`),
+    'superadmin',
+    '/empresas',
+    lettered(prefix, 11).map((nombre) => ({ nombre })),
   )
   try {
-    await loginAs(page, 'superadmin', '/empresas')
-    await expect(cell(page, 'Hogares Mediterráneo S.L.')).toBeVisible()
+    await list.open('superadmin', { sees: 'Hogares Mediterráneo S.L.' })
 
     const queries: string[] = []
     page.on('request', (r) => {
       const url = new URL(r.url())
       if (url.pathname === '/api/empresas' && url.searchParams.has('q')) queries.push(url.searchParams.get('q') ?? '')
     })
-    await search(page).pressSequentially(prefix, { delay: 30 })
-    await expect(page.getByText('Mostrando 1–10 de 11')).toBeVisible()
+    await list.searchbox.pressSequentially(prefix, { delay: 30 })
+    await expect(list.showing('Mostrando 1–10 de 11')).toBeVisible()
     // One request for the whole typed text, none per key stroke.
     expect(queries).toEqual([prefix])
-    expect(await names(page)).toEqual(Array.from({ length: 10 }, (_, i) => `${prefix} ${String.fromCharCode(65 + i)}`))
+    expect(await names(page)).toEqual(lettered(prefix, 10))
 
-    await page.getByRole('button', { name: 'Página 2' }).click()
-    await expect(page.getByText('Mostrando 11–11 de 11')).toBeVisible()
+    await list.turnPage('Página 2', 'Mostrando 11–11 de 11')
     await expect(page.getByRole('button', { name: 'Página siguiente' })).toHaveCount(0)
     expect(await names(page)).toEqual([`${prefix} K`])
-    await page.getByRole('button', { name: 'Página anterior' }).click()
-    await expect(page.getByText('Mostrando 1–10 de 11')).toBeVisible()
+    await list.turnPage('Página anterior', 'Mostrando 1–10 de 11')
 
-    const header = page.getByRole('columnheader', { name: 'Nombre de Empresa' })
-    await header.getByRole('button').click()
-    await expect(header).toHaveAttribute('aria-sort', 'descending')
-    await expect(page.getByRole('row').nth(1)).toContainText(`${prefix} K`)
-    await header.getByRole('button').click()
-    await expect(header).toHaveAttribute('aria-sort', 'ascending')
-    await expect(page.getByRole('row').nth(1)).toContainText(`${prefix} A`)
+    await list.sortSteps('Nombre de Empresa', [
+      ['descending', `${prefix} K`],
+      ['ascending', `${prefix} A`],
+    ])
 
     // A new search goes back to page 1.
-    await page.getByRole('button', { name: 'Página 2' }).click()
-    await expect(page.getByText('Mostrando 11–11 de 11')).toBeVisible()
-    await search(page).fill(`${prefix} C`)
-    await expect(page.getByText('Mostrando 1–1 de 1')).toBeVisible()
+    await list.turnPage('Página 2', 'Mostrando 11–11 de 11')
+    await list.search(`${prefix} C`)
+    await expect(list.showing('Mostrando 1–1 de 1')).toBeVisible()
     expect(await names(page)).toEqual([`${prefix} C`])
   } finally {
-    await removeViaApi(page, created)
+    await created.remove()
   }
 })
 
-test('a company with homes cannot be deleted: the server says why', async ({ page }) => {
+test('a company with homes cannot be deleted: the server says why', async ({ page, list }) => {
   const nombre = unique('Empresa Con Casas')
-  const [empresaId] = await createViaApi(page, [nombre])
+  const created = await createViaApi(page, 'superadmin', '/empresas', [{ nombre }])
+  const [empresaId] = created.ids
   const api = await apiAs(page, 'superadmin')
   const vivienda = await (await api.post('/viviendas', { nombre: unique('Calle Prueba'), empresaId })).json()
   try {
-    await loginAs(page, 'superadmin', '/empresas')
-    await search(page).fill(nombre)
-    await rowMenu(page, nombre).click()
-    await page.getByRole('button', { name: 'Eliminar' }).click()
-    await page.getByRole('dialog', { name: 'Confirmar Eliminación' }).getByRole('button', { name: 'Eliminar' }).click()
+    await list.open('superadmin')
+    await list.search(nombre)
+    const confirmacion = await list.askDelete(nombre)
+    await confirmacion.getByRole('button', { name: 'Eliminar' }).click()
     await expect(
       page.getByText('No se puede eliminar la empresa: todavía tiene 1 vivienda. Elimínalos o trasládalos antes a otra empresa.'),
     ).toBeVisible()
-    await expect(cell(page, nombre)).toBeVisible()
+    await expect(list.cell(nombre)).toBeVisible()
   } finally {
     await api.delete(`/viviendas/${vivienda.id}`)
-    await api.delete(`/empresas/${empresaId}`)
+    await created.remove()
   }
 })
 
-test('admin modifies its own companies but neither creates nor deletes', async ({ page }) => {
-  await loginAs(page, 'admin', '/empresas')
-  await expect(page.getByText('Mostrando 1–2 de 2')).toBeVisible()
-  await expect(cell(page, 'Residencias del Norte (Asturias)')).toHaveCount(0)
-  await expect(page.getByRole('button', { name: 'Nueva empresa' })).toHaveCount(0)
+test('admin modifies its own companies but neither creates nor deletes', async ({ page, list }) => {
+  await list.open('admin')
+  await expect(list.showing('Mostrando 1–2 de 2')).toBeVisible()
+  await expect(list.cell('Residencias del Norte (Asturias)')).toHaveCount(0)
+  await expect(list.newButton).toHaveCount(0)
 
   const original = 'Fundación Vivir Acompañados'
   const renombrada = unique('Fundación Renombrada')
-  await rowMenu(page, original).click()
+  await list.rowMenu(original).click()
   await expect(page.getByRole('button', { name: 'Eliminar' })).toHaveCount(0)
   await page.getByRole('button', { name: 'Modificar' }).click()
-  const edicion = page.getByRole('dialog', { name: 'Modificar Empresa' })
-  await edicion.getByLabel('Nombre de Empresa').fill(renombrada)
-  await edicion.getByRole('button', { name: 'Guardar' }).click()
-  await expect(page.getByText('Empresa modificada correctamente')).toBeVisible()
-  await expect(cell(page, renombrada)).toBeVisible()
+  await list.fill(list.editDialog, { 'Nombre de Empresa': renombrada })
+  await list.save(list.editDialog, toasts.updated)
+  await expect(list.cell(renombrada)).toBeVisible()
 
   // Put the demo name back for the other journeys.
-  await rowMenu(page, renombrada).click()
-  await page.getByRole('button', { name: 'Modificar' }).click()
-  await edicion.getByLabel('Nombre de Empresa').fill(original)
-  await edicion.getByRole('button', { name: 'Guardar' }).click()
-  await expect(cell(page, original)).toBeVisible()
+  await list.edit(renombrada, { 'Nombre de Empresa': original })
+  await expect(list.cell(original)).toBeVisible()
   await expectAccessible(page)
 })
 
-test('empleado only views its company', async ({ page }) => {
-  await loginAs(page, 'empleado', '/empresas')
-  await expect(page.getByText('Mostrando 1–1 de 1')).toBeVisible()
-  await expect(cell(page, 'Hogares Mediterráneo S.L.')).toBeVisible()
-  await expect(page.getByRole('button', { name: 'Nueva empresa' })).toHaveCount(0)
+test('empleado only views its company', async ({ page, list }) => {
+  await list.open('empleado')
+  await expect(list.showing('Mostrando 1–1 de 1')).toBeVisible()
+  await expect(list.cell('Hogares Mediterráneo S.L.')).toBeVisible()
   await expect(page.getByRole('columnheader', { name: 'Acciones' })).toHaveCount(0)
-  await expect(page.getByRole('button', { name: /^Acciones de/ })).toHaveCount(0)
+  await list.expectReadOnly()
   await expectAccessible(page)
 })
 
-test('below 768 px the companies are cards', async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 800 })
-  await loginAs(page, 'superadmin', '/empresas')
+test('below 768 px the companies are cards', async ({ page, list }) => {
+  await list.openCards('superadmin')
   await expect(page.getByRole('heading', { name: 'Hogares Mediterráneo S.L.' })).toBeVisible()
-  await expect(page.getByRole('table')).toHaveCount(0)
   await expect(page.getByRole('img', { name: 'Sin logo' }).first()).toBeVisible()
 
-  const orden = page.getByLabel('Ordenar por')
-  await orden.selectOption({ label: 'Nombre de Empresa (Z-A)' })
-  await expect(page.getByRole('heading', { level: 2 }).first()).toHaveText('Residencias del Norte (Asturias)')
+  await list.sortCards('Nombre de Empresa (Z-A)')
+  await expect(list.firstCard()).toHaveText('Residencias del Norte (Asturias)')
 
-  await rowMenu(page, 'Hogares Mediterráneo S.L.').click()
+  await list.rowMenu('Hogares Mediterráneo S.L.').click()
   await expect(page.getByRole('button', { name: 'Modificar' })).toBeVisible()
   await expectAccessible(page)
 })
 
-test('the list says when it is loading and when the server refuses it', async ({ page }) => {
+test('the list says when it is loading and when the server refuses it', async ({ page, list }) => {
   // Only the list's paged calls (the top bar's company switcher also reads /api/empresas).
   const listCall = /\/api\/empresas\?(.*&)?page=/
   let release: () => void = () => undefined
@@ -238,10 +194,10 @@ test('the list says when it is loading and when the server refuses it', async ({
     await released
     await route.continue()
   })
-  await loginAs(page, 'empleado', '/empresas')
+  await list.open('empleado')
   await expect(page.getByText('Cargando...')).toBeVisible()
   release()
-  await expect(cell(page, 'Hogares Mediterráneo S.L.')).toBeVisible()
+  await expect(list.cell('Hogares Mediterráneo S.L.')).toBeVisible()
   await expect(page.getByText('Cargando...')).toBeHidden()
 
   await page.unroute(listCall)

@@ -110,6 +110,23 @@ export async function newResident(page: Page, who: Account) {
   return { id: usuario.id as number, nif, nombreCompleto: `Lucía ${apellidos}`, api }
 }
 
+/** Where each resident record screen makes its records through the API. */
+const RECORDS = { caja: '/caja-usuario', documentacion: '/documentos-usuario' } as const
+
+/**
+ * A new resident of `who` (newResident) with these records of a record screen (cash movements or documents)
+ * made through the API, and the page logged in as `who` on that screen of the resident.
+ */
+export async function residentOn(page: Page, who: Account, screen: keyof typeof RECORDS, records: object[] = []) {
+  const resident = await newResident(page, who)
+  const created: Array<{ id: number }> = []
+  for (const body of records) {
+    created.push(await (await resident.api.post(RECORDS[screen], { ...body, usuarioId: resident.id })).json())
+  }
+  await loginAs(page, who, `/${screen}/${resident.nif}`)
+  return { ...resident, created }
+}
+
 /** A small real PDF (its magic bytes are what the server checks), as Playwright's setInputFiles takes it. */
 export const pdfFile = (name = 'informe.pdf') => ({
   name,
@@ -121,3 +138,20 @@ export const pdfFile = (name = 'informe.pdf') => ({
 
 export const test = base
 export { expect }
+
+/**
+ * Each role at desktop width and at a phone's (where the lists are cards): the layout matrix a record screen
+ * is checked on, one journey per pair.
+ */
+export const ROLES_AND_WIDTHS = (['superadmin', 'admin', 'empleado'] as Account[]).flatMap((who) =>
+  [1440, 375].map((width) => [who, width] as const),
+)
+
+/** The viewport at `width`, with a desktop's or a phone's height. */
+export const atWidth = (page: Page, width: number) => page.setViewportSize({ width, height: width > 800 ? 900 : 800 })
+
+/** Nothing makes the page scroll sideways at `width`, and axe finds no serious violation. */
+export async function expectFitsAndAccessible(page: Page, width: number) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+  await expectAccessible(page)
+}

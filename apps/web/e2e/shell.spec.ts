@@ -20,6 +20,22 @@ async function menuLinks(page: Page): Promise<string[]> {
   return (await nav.getByRole('link').allTextContents()).map((t) => t.trim())
 }
 
+/** From now on, keeps the details of the `empresa-cambiada` events the page sends (read by empresaEvents). */
+const recordEmpresaEvents = (page: Page) =>
+  page.evaluate(() => {
+    const w = window as unknown as { eventos: unknown[] }
+    w.eventos = []
+    window.addEventListener('empresa-cambiada', (e) => w.eventos.push((e as CustomEvent).detail))
+  })
+const empresaEvents = (page: Page) => page.evaluate(() => (window as unknown as { eventos: unknown[] }).eventos)
+
+/** Chooses a company in the switcher's list and waits until the switcher names it. */
+async function switchEmpresa(page: Page, nombre: string) {
+  await page.getByRole('button', { name: /^Empresa:/ }).click()
+  await page.getByRole('list', { name: 'Empresas disponibles' }).getByRole('button', { name: nombre }).click()
+  await expect(page.getByRole('button', { name: `Empresa: ${nombre}` })).toBeVisible()
+}
+
 test.describe('Shell and navigation (SPEC §2.2)', () => {
   test('unknown paths show Página no encontrada, logged in or not', async ({ page }) => {
     await page.goto('/no-existe/en/absoluto')
@@ -141,36 +157,22 @@ test.describe('Company switcher (SPEC §2.2, DECISIONS D1)', () => {
     if (!first || !second) throw new Error('admin@demo.es should belong to two companies')
     // Initially the worker's first company.
     await expect(page.getByRole('button', { name: `Empresa: ${first.nombre}` })).toBeVisible()
-    await page.evaluate(() => {
-      const w = window as unknown as { eventos: unknown[] }
-      w.eventos = []
-      window.addEventListener('empresa-cambiada', (e) => w.eventos.push((e as CustomEvent).detail))
-    })
+    await recordEmpresaEvents(page)
 
-    await page.getByRole('button', { name: /^Empresa:/ }).click()
-    await page.getByRole('list', { name: 'Empresas disponibles' }).getByRole('button', { name: second.nombre }).click()
-    await expect(page.getByRole('button', { name: `Empresa: ${second.nombre}` })).toBeVisible()
+    await switchEmpresa(page, second.nombre)
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('empresa') ?? 'null'))).toEqual({
       id: second.id,
       nombre: second.nombre,
     })
-    expect(await page.evaluate(() => (window as unknown as { eventos: unknown[] }).eventos)).toEqual([
-      { id: second.id, nombre: second.nombre },
-    ])
+    expect(await empresaEvents(page)).toEqual([{ id: second.id, nombre: second.nombre }])
 
     await page.reload()
     await expect(page.getByRole('button', { name: `Empresa: ${second.nombre}` })).toBeVisible()
 
-    await page.evaluate(() => {
-      const w = window as unknown as { eventos: unknown[] }
-      w.eventos = []
-      window.addEventListener('empresa-cambiada', (e) => w.eventos.push((e as CustomEvent).detail))
-    })
-    await page.getByRole('button', { name: /^Empresa:/ }).click()
-    await page.getByRole('list', { name: 'Empresas disponibles' }).getByRole('button', { name: 'Todas mis empresas' }).click()
-    await expect(page.getByRole('button', { name: 'Empresa: Todas mis empresas' })).toBeVisible()
+    await recordEmpresaEvents(page)
+    await switchEmpresa(page, 'Todas mis empresas')
     expect(await page.evaluate(() => localStorage.getItem('empresa'))).toBeNull()
-    expect(await page.evaluate(() => (window as unknown as { eventos: unknown[] }).eventos)).toEqual([null])
+    expect(await empresaEvents(page)).toEqual([null])
   })
 })
 

@@ -1,19 +1,12 @@
 import type { Page } from '@playwright/test'
-import { apiAs, combobox, expect, expectAccessible, loginAs, pick, test, unique } from './fixtures'
+import { apiAs, combobox, expect, expectAccessible, pick, unique } from './fixtures'
+import { createViaApi, lettered, listTest, SCREENS } from './list-screen'
 
 /** SPEC §2.5 homes: the shared list, the company switcher (DECISIONS D1) and DECISIONS P2 (delete: SUPERADMIN). */
 
-const search = (page: Page) => page.getByRole('searchbox', { name: 'Buscar vivienda' })
-const cell = (page: Page, text: string) => page.getByRole('cell', { name: text, exact: true })
-const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text })
-const rowMenu = (page: Page, nombre: string) => page.getByRole('button', { name: `Acciones de ${nombre}`, exact: true })
+const test = listTest(SCREENS.viviendas)
 
-/** The top bar's company switcher (shell). */
-async function chooseEmpresa(page: Page, nombre: string) {
-  await page.getByRole('button', { name: /^Empresa:/ }).click()
-  await page.getByRole('button', { name: nombre, exact: true }).click()
-  await expect(page.getByRole('button', { name: `Empresa: ${nombre}` })).toBeVisible()
-}
+const { toasts } = SCREENS.viviendas
 
 async function empresaId(page: Page, nombre: string): Promise<number> {
   const api = await apiAs(page, 'superadmin')
@@ -23,51 +16,37 @@ async function empresaId(page: Page, nombre: string): Promise<number> {
   return found.id
 }
 
-test('superadmin creates, moves, finds and deletes a home', async ({ page }) => {
-  await loginAs(page, 'superadmin', '/viviendas')
-  await expect(cell(page, 'Calle Mayor 12, 2º A, Valencia')).toBeVisible()
+test('superadmin creates, moves, finds and deletes a home', async ({ page, list }) => {
+  await list.open('superadmin', { sees: 'Calle Mayor 12, 2º A, Valencia' })
   await expectAccessible(page)
 
   const nombre = unique('Calle Alta')
-  await page.getByRole('button', { name: 'Nueva vivienda' }).click()
-  const alta = page.getByRole('dialog', { name: 'Añadir Nueva Vivienda' })
+  const alta = await list.openCreate()
   // A new home belongs to the company chosen in the top bar unless another is picked.
   await expect(combobox(alta, 'Empresa')).toHaveValue('Hogares Mediterráneo S.L.')
-  await alta.getByLabel('Dirección').fill(nombre)
-  await alta.getByRole('button', { name: 'Guardar' }).click()
-  await expect(page.getByText('Vivienda creada correctamente')).toBeVisible()
-  await search(page).fill(nombre)
-  await expect(row(page, nombre)).toContainText('Hogares Mediterráneo S.L.')
+  await list.fill(alta, { Dirección: nombre })
+  await list.save(alta, toasts.created)
+  await list.search(nombre)
+  await expect(list.row(nombre)).toContainText('Hogares Mediterráneo S.L.')
 
   const movida = unique('Calle Movida')
-  await rowMenu(page, nombre).click()
-  await page.getByRole('button', { name: 'Modificar' }).click()
-  const edicion = page.getByRole('dialog', { name: 'Modificar Vivienda' })
+  const edicion = await list.openEdit(nombre)
   await expect(edicion.getByLabel('Dirección')).toHaveValue(nombre)
-  await edicion.getByLabel('Dirección').fill(movida)
-  await pick(edicion, 'Empresa', 'Fundación Vivir Acompañados')
-  await edicion.getByRole('button', { name: 'Guardar' }).click()
-  await expect(page.getByText('Vivienda modificada correctamente')).toBeVisible()
+  await list.fill(edicion, { Dirección: movida, Empresa: { pick: 'Fundación Vivir Acompañados' } })
+  await list.save(edicion, toasts.updated)
   // It now belongs to another company than the one selected, so this list no longer shows it.
-  await search(page).fill(movida)
-  await expect(page.getByText('No hay viviendas.')).toBeVisible()
-  await chooseEmpresa(page, 'Fundación Vivir Acompañados')
-  await expect(row(page, movida)).toContainText('Fundación Vivir Acompañados')
+  await list.search(movida)
+  await expect(page.getByText(SCREENS.viviendas.empty)).toBeVisible()
+  await list.chooseEmpresa('Fundación Vivir Acompañados')
+  await expect(list.row(movida)).toContainText('Fundación Vivir Acompañados')
 
-  await rowMenu(page, movida).click()
-  await page.getByRole('button', { name: 'Eliminar' }).click()
-  const confirmacion = page.getByRole('dialog', { name: 'Confirmar Eliminación' })
-  await expect(confirmacion).toContainText(`¿Seguro que quieres eliminar la vivienda ${movida}?`)
-  await confirmacion.getByRole('button', { name: 'Eliminar' }).click()
-  await expect(page.getByText('Vivienda eliminada correctamente')).toBeVisible()
-  await expect(page.getByText('No hay viviendas.')).toBeVisible()
+  await list.remove(movida)
 })
 
-test('required fields show their messages and clear when edited', async ({ page }) => {
-  await loginAs(page, 'superadmin', '/viviendas')
-  await chooseEmpresa(page, 'Todas mis empresas')
-  await page.getByRole('button', { name: 'Nueva vivienda' }).click()
-  const alta = page.getByRole('dialog', { name: 'Añadir Nueva Vivienda' })
+test('required fields show their messages and clear when edited', async ({ page, list }) => {
+  await list.open('superadmin')
+  await list.chooseEmpresa('Todas mis empresas')
+  const alta = await list.openCreate()
   await expect(combobox(alta, 'Empresa')).toHaveValue('')
   await alta.getByRole('button', { name: 'Guardar' }).click()
   await expect(alta.getByText('La dirección es obligatoria')).toBeVisible()
@@ -83,88 +62,74 @@ test('required fields show their messages and clear when edited', async ({ page 
   await expect(alta).toBeHidden()
 })
 
-test('the company switcher re-filters the homes', async ({ page }) => {
-  await loginAs(page, 'superadmin', '/viviendas')
-  await expect(cell(page, 'Calle Mayor 12, 2º A, Valencia')).toBeVisible()
-  await expect(cell(page, 'Calle Uría 15, Oviedo')).toHaveCount(0)
+test('the company switcher re-filters the homes', async ({ page, list }) => {
+  await list.open('superadmin', { sees: 'Calle Mayor 12, 2º A, Valencia' })
+  await expect(list.cell('Calle Uría 15, Oviedo')).toHaveCount(0)
 
-  await chooseEmpresa(page, 'Residencias del Norte (Asturias)')
-  await expect(cell(page, 'Calle Uría 15, Oviedo')).toBeVisible()
-  await expect(cell(page, 'Calle Mayor 12, 2º A, Valencia')).toHaveCount(0)
+  await list.chooseEmpresa('Residencias del Norte (Asturias)')
+  await expect(list.cell('Calle Uría 15, Oviedo')).toBeVisible()
+  await expect(list.cell('Calle Mayor 12, 2º A, Valencia')).toHaveCount(0)
   await expect(page.getByRole('cell', { name: 'Hogares Mediterráneo S.L.' })).toHaveCount(0)
 
-  await chooseEmpresa(page, 'Todas mis empresas')
+  await list.chooseEmpresa('Todas mis empresas')
   for (const empresa of ['Hogares Mediterráneo S.L.', 'Fundación Vivir Acompañados', 'Residencias del Norte (Asturias)']) {
-    await expect(cell(page, empresa).first()).toBeVisible()
+    await expect(list.cell(empresa).first()).toBeVisible()
   }
 })
 
-test('sorting by address or company and paging happen on the server', async ({ page }) => {
+test('sorting by address or company and paging happen on the server', async ({ page, list }) => {
   const prefix = unique('Orden')
-  const api = await apiAs(page, 'superadmin')
   const norte = await empresaId(page, 'Residencias del Norte (Asturias)')
-  const ids: number[] = []
-  for (let i = 0; i < 11; i++) {
-    const res = await api.post('/viviendas', { nombre: `${prefix} ${String.fromCharCode(65 + i)}`, empresaId: norte })
-    expect(res.status()).toBe(201)
-    ids.push((await res.json()).id)
-  }
+  const homes = await createViaApi(
+    page,
+    'superadmin',
+    '/viviendas',
+    lettered(prefix, 11).map((nombre) => ({ nombre, empresaId: norte })),
+  )
   try {
-    await loginAs(page, 'superadmin', '/viviendas')
-    await chooseEmpresa(page, 'Todas mis empresas')
+    await list.open('superadmin')
+    await list.chooseEmpresa('Todas mis empresas')
 
-    const empresa = page.getByRole('columnheader', { name: 'Empresa' })
-    const direccion = page.getByRole('columnheader', { name: 'Dirección' })
-    await expect(direccion).toHaveAttribute('aria-sort', 'ascending')
-    await empresa.getByRole('button').click()
-    await expect(empresa).toHaveAttribute('aria-sort', 'ascending')
-    await expect(direccion).toHaveAttribute('aria-sort', 'none')
-    await expect(page.getByRole('row').nth(1)).toContainText('Fundación Vivir Acompañados')
-    await empresa.getByRole('button').click()
-    await expect(empresa).toHaveAttribute('aria-sort', 'descending')
-    await expect(page.getByRole('row').nth(1)).toContainText('Residencias del Norte (Asturias)')
+    await expect(list.header('Dirección')).toHaveAttribute('aria-sort', 'ascending')
+    await list.sortBy('Empresa', 'ascending')
+    await expect(list.header('Dirección')).toHaveAttribute('aria-sort', 'none')
+    await expect(list.firstRow()).toContainText('Fundación Vivir Acompañados')
+    await list.sortBy('Empresa', 'descending')
+    await expect(list.firstRow()).toContainText('Residencias del Norte (Asturias)')
 
-    await search(page).fill(prefix)
-    await expect(page.getByText('Mostrando 1–10 de 11')).toBeVisible()
-    await direccion.getByRole('button').click()
-    await expect(direccion).toHaveAttribute('aria-sort', 'ascending')
-    await expect(page.getByRole('row').nth(1)).toContainText(`${prefix} A`)
-    await direccion.getByRole('button').click()
-    await expect(direccion).toHaveAttribute('aria-sort', 'descending')
-    await expect(page.getByRole('row').nth(1)).toContainText(`${prefix} K`)
-    await page.getByRole('button', { name: 'Página siguiente' }).click()
-    await expect(page.getByText('Mostrando 11–11 de 11')).toBeVisible()
+    await list.search(prefix)
+    await expect(list.showing('Mostrando 1–10 de 11')).toBeVisible()
+    await list.sortSteps('Dirección', [
+      ['ascending', `${prefix} A`],
+      ['descending', `${prefix} K`],
+    ])
+    await list.turnPage('Página siguiente', 'Mostrando 11–11 de 11')
     await expect(page.getByRole('row')).toHaveCount(2)
-    await expect(page.getByRole('row').nth(1)).toContainText(`${prefix} A`)
+    await expect(list.firstRow()).toContainText(`${prefix} A`)
   } finally {
-    for (const id of ids) await api.delete(`/viviendas/${id}`)
+    await homes.remove()
   }
 })
 
-test('admin creates and modifies homes but cannot delete them', async ({ page }) => {
-  await loginAs(page, 'admin', '/viviendas')
+test('admin creates and modifies homes but cannot delete them', async ({ page, list }) => {
+  await list.open('admin')
   const nombre = unique('Calle Admin')
-  await page.getByRole('button', { name: 'Nueva vivienda' }).click()
-  const alta = page.getByRole('dialog', { name: 'Añadir Nueva Vivienda' })
+  const alta = await list.openCreate()
   // Only the admin's two companies are offered (the server scopes the search).
   await combobox(alta, 'Empresa').fill('')
   await expect(page.getByRole('option')).toHaveText(['Fundación Vivir Acompañados', 'Hogares Mediterráneo S.L.'])
-  await pick(alta, 'Empresa', 'Hogares Mediterráneo S.L.')
-  await alta.getByLabel('Dirección').fill(nombre)
-  await alta.getByRole('button', { name: 'Guardar' }).click()
-  await expect(page.getByText('Vivienda creada correctamente')).toBeVisible()
+  await list.fill(alta, { Empresa: { pick: 'Hogares Mediterráneo S.L.' }, Dirección: nombre })
+  await list.save(alta, toasts.created)
 
-  await search(page).fill(nombre)
+  await list.search(nombre)
   const nuevo = unique('Calle Admin Editada')
-  await rowMenu(page, nombre).click()
+  await list.rowMenu(nombre).click()
   await expect(page.getByRole('button', { name: 'Eliminar' })).toHaveCount(0)
   await page.getByRole('button', { name: 'Modificar' }).click()
-  const edicion = page.getByRole('dialog', { name: 'Modificar Vivienda' })
-  await edicion.getByLabel('Dirección').fill(nuevo)
-  await edicion.getByRole('button', { name: 'Guardar' }).click()
-  await expect(page.getByText('Vivienda modificada correctamente')).toBeVisible()
-  await search(page).fill(nuevo)
-  await expect(cell(page, nuevo)).toBeVisible()
+  await list.fill(list.editDialog, { Dirección: nuevo })
+  await list.save(list.editDialog, toasts.updated)
+  await list.search(nuevo)
+  await expect(list.cell(nuevo)).toBeVisible()
   await expectAccessible(page)
 
   const api = await apiAs(page, 'superadmin')
@@ -172,23 +137,19 @@ test('admin creates and modifies homes but cannot delete them', async ({ page })
   await api.delete(`/viviendas/${creada.id}`)
 })
 
-test('empleado views its company homes without any action', async ({ page }) => {
-  await loginAs(page, 'empleado', '/viviendas')
-  await expect(cell(page, 'Calle Mayor 12, 2º A, Valencia')).toBeVisible()
-  await expect(cell(page, 'Calle Alcalá 120, Madrid')).toHaveCount(0)
-  await expect(page.getByRole('button', { name: 'Nueva vivienda' })).toHaveCount(0)
-  await expect(page.getByRole('button', { name: /^Acciones de/ })).toHaveCount(0)
+test('empleado views its company homes without any action', async ({ page, list }) => {
+  await list.open('empleado', { sees: 'Calle Mayor 12, 2º A, Valencia' })
+  await expect(list.cell('Calle Alcalá 120, Madrid')).toHaveCount(0)
+  await list.expectReadOnly()
   await expectAccessible(page)
 })
 
-test('below 768 px the homes are cards', async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 800 })
-  await loginAs(page, 'admin', '/viviendas')
+test('below 768 px the homes are cards', async ({ page, list }) => {
+  await list.openCards('admin')
   await expect(page.getByRole('heading', { name: 'Calle Mayor 12, 2º A, Valencia' })).toBeVisible()
-  await expect(page.getByRole('table')).toHaveCount(0)
-  await page.getByLabel('Ordenar por').selectOption({ label: 'Dirección (Z-A)' })
-  await expect(page.getByRole('heading', { level: 2 }).first()).toHaveText('Plaza de la Reina 3, Valencia')
-  await rowMenu(page, 'Plaza de la Reina 3, Valencia').click()
+  await list.sortCards('Dirección (Z-A)')
+  await expect(list.firstCard()).toHaveText('Plaza de la Reina 3, Valencia')
+  await list.rowMenu('Plaza de la Reina 3, Valencia').click()
   await expect(page.getByRole('button', { name: 'Modificar' })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Eliminar' })).toHaveCount(0)
   await expectAccessible(page)

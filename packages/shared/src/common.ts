@@ -16,13 +16,17 @@ export function httpUrl(message: string) {
 
 /**
  * An optional text field: absent (a PATCH leaves it as it is), or null, '' or only spaces, which all mean
- * "none" and come out as null; anything else must pass `schema`, whose own Spanish messages are the ones
- * shown (a union would report only its own type error, so the empty forms are mapped before `schema` runs).
+ * "none" and come out as null; any other text is trimmed and must pass `schema`, whose own Spanish messages are
+ * the ones shown (a union would report only its own type error, so the empty forms are mapped before `schema`).
  */
 export function optionalText<S extends z.ZodType<unknown, string>>(schema: S) {
   // A form holds a text or nothing: that is the field's input type (the OpenAPI document and zodResolver's).
   return z
-    .preprocess((value: string | null) => (typeof value === 'string' && value.trim() === '' ? null : value), schema.nullable())
+    .preprocess((value: string | null) => {
+      if (typeof value !== 'string') return value
+      const text = value.trim()
+      return text === '' ? null : text
+    }, schema.nullable())
     .optional()
 }
 

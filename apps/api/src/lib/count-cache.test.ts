@@ -1,28 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp, type TestWorker } from '../test/build-test-app'
-import { makeEmpresa, makeNif, makeUsuario, makeVivienda } from '../test/factories'
+import { describe, expect, it } from 'vitest'
+import type { TestWorker } from '../test/build-test-app'
+import { makeNif, makeUsuario } from '../test/factories'
+import { testScenario } from '../test/scenario'
 import { setCountCacheTtl } from './count-cache'
 
 /** Issue 8 item 5: a searched list's bounded total is counted once per few seconds, and never outlives a write. */
 
-let t: TestApp
-let admin: TestWorker
-let superadmin: TestWorker
-let viviendaId: number
-
-beforeAll(async () => {
-  t = await buildTestApp()
-  setCountCacheTtl(60_000)
-  const empresa = await makeEmpresa(t.db, { nombre: 'Empresa Cuenta' })
-  const otra = await makeEmpresa(t.db, { nombre: 'Empresa Otra' })
-  viviendaId = (await makeVivienda(t.db, empresa.id, { nombre: 'Calle Cuenta 1' })).id
-  await makeUsuario(t.db, (await makeVivienda(t.db, otra.id)).id, { nombre: 'Zorro', apellidos: 'Ajeno' })
-  admin = await t.worker('ADMIN', [empresa.id])
-  superadmin = await t.worker('SUPERADMIN', [])
+const scenario = await testScenario({
+  empresaA: { nombre: 'Empresa Cuenta' },
+  empresaB: { nombre: 'Empresa Otra' },
+  viviendaA: { nombre: 'Calle Cuenta 1' },
+  viviendaB: {},
+  workers: { admin: { rol: 'ADMIN', of: ['A'] }, superadmin: { rol: 'SUPERADMIN' } },
 })
-afterAll(async () => {
-  await t.close()
-})
+const { t, viviendaB, admin, superadmin } = scenario
+const viviendaId = scenario.viviendaA.id
+// The other company's resident: what a SUPERADMIN's search finds and an ADMIN's does not.
+await makeUsuario(t.db, viviendaB.id, { nombre: 'Zorro', apellidos: 'Ajeno' })
+// Tests run with the cache off (buildTestApp); this file is about the cache.
+setCountCacheTtl(60_000)
 
 const total = async (who: TestWorker, url: string) => {
   const res = await t.as(who, { method: 'GET', url })

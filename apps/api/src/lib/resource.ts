@@ -1,9 +1,10 @@
-import { AppError, type Dependent, deletionBlockedMessage, type ListPage, type Resource, uploadIdOf } from '@vb/shared'
-import { type AnyColumn, eq, getTableName, type SQL, sql } from 'drizzle-orm'
+import { AppError, type Dependent, deletionBlockedMessage, type Resource, uploadIdOf } from '@vb/shared'
+import { type AnyColumn, eq, getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm'
 import type { PgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { z } from 'zod'
 import type { DbOrTx, Tx } from '../db/client'
+import { empresas } from '../db/schema'
 import type { AppDeps } from '../deps'
 import { type AttachmentColumn, attachUpload, deleteUploadRows, discardFiles, uploadOf } from '../modules/uploads/uploads.service'
 import type { Actor } from './actor'
@@ -153,8 +154,11 @@ export interface ResourceDefinition<T extends TableWithId, S extends ResourceSch
   schemas: S
   /** The statement a record is read with, with what it shows of other tables (one join each). Default: the table. */
   read?: Reader<R>
-  /** A row of `read` as the API shows it (the presenter). */
-  toEntity: (row: R, context: { deps: AppDeps; actor: Actor }) => Out<S, 'entity'>
+  /**
+   * A row of `read` as the API shows it (the presenter). Default: the row parsed by the entity schema, which
+   * keeps the entity's fields and drops the rest (the search column, timestamps the entity does not show).
+   */
+  toEntity?: (row: R, context: { deps: AppDeps; actor: Actor }) => Out<S, 'entity'>
   /** 404's message. */
   notFound: string
   /** The table's stored search column (schema.ts `searchText`): `q` matches it. */
@@ -223,6 +227,18 @@ export interface ResourceDefinition<T extends TableWithId, S extends ResourceSch
   docs?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'remove', string>>
 }
 
+/**
+ * The read of a company-owned resource: the table's columns and its company's id and name as `empresa` (the
+ * company column of a list and the picker of its form).
+ */
+export function withEmpresa<T extends PgTable & { empresaId: PgColumn }>(table: T) {
+  return (db: DbOrTx) =>
+    db
+      .select({ ...getTableColumns(table), empresa: { id: empresas.id, nombre: empresas.nombre } })
+      .from(table as PgTable)
+      .innerJoin(empresas, eq(empresas.id, table.empresaId))
+}
+
 /** A text column not already stored normalised is compared case- and accent-insensitively (DECISIONS A4). */
 function orderKey(key: AnyColumn | SQL): AnyColumn | SQL {
   const column = key as unknown as { dataType?: string; generated?: unknown }
@@ -256,7 +272,8 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
   const { name, table, log } = def
   const tableName = getTableName(table)
   const read = (db: DbOrTx) => ((def.read ? def.read(db) : db.select().from(table as PgTable)) as unknown as PgSelect).$dynamic()
-  const present = (deps: AppDeps, actor: Actor) => (row: unknown) => def.toEntity(row as R, { deps, actor })
+  const present = (deps: AppDeps, actor: Actor) => (row: unknown) =>
+    def.toEntity ? def.toEntity(row as R, { deps, actor }) : (def.schemas.entity.parse(row) as E)
   const sortFields = Object.keys(def.sort)
   const defaultSort = sortFields[0] as string
 

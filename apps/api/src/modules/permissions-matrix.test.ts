@@ -1,11 +1,11 @@
 import type { Action, Resource, Rol } from '@vb/shared'
 import { eq } from 'drizzle-orm'
 import type { InjectOptions } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { trabajadorEmpresas, uploads } from '../db/schema'
 import { samplePng } from '../lib/sample-files'
 import { resourceRules } from '../lib/scope'
-import { buildTestApp, type TestApp, type TestWorker } from '../test/build-test-app'
+import type { TestWorker } from '../test/build-test-app'
 import {
   makeContacto,
   makeDocumento,
@@ -19,6 +19,7 @@ import {
   makeVivienda,
 } from '../test/factories'
 import { multipart } from '../test/files'
+import { testScenario } from '../test/scenario'
 
 /**
  * SPEC §6 and DECISIONS P1-P2 as a table: every endpoint of companies, homes, residents, contacts, resident
@@ -45,22 +46,21 @@ interface Case {
   expected: Row
 }
 
-let t: TestApp
-let empresaPropia: number
-let empresaAjena: number
-let ownHomeId: number
-const workers = {} as Record<Rol, TestWorker>
-
-beforeAll(async () => {
-  t = await buildTestApp()
-  empresaPropia = (await makeEmpresa(t.db, { nombre: 'Empresa Propia' })).id
-  empresaAjena = (await makeEmpresa(t.db, { nombre: 'Empresa Ajena' })).id
-  ownHomeId = (await makeVivienda(t.db, empresaPropia)).id
-  for (const rol of ['SUPERADMIN', 'ADMIN', 'EMPLEADO'] as const) workers[rol] = await t.worker(rol, [empresaPropia])
+const scenario = await testScenario({
+  empresaA: { nombre: 'Empresa Propia' },
+  empresaB: { nombre: 'Empresa Ajena' },
+  viviendaA: {},
+  workers: {
+    SUPERADMIN: { rol: 'SUPERADMIN', of: ['A'] },
+    ADMIN: { rol: 'ADMIN', of: ['A'] },
+    EMPLEADO: { rol: 'EMPLEADO', of: ['A'] },
+  },
 })
-afterAll(async () => {
-  await t.close()
-})
+const { t } = scenario
+const empresaPropia = scenario.empresaA.id
+const empresaAjena = scenario.empresaB.id
+const ownHomeId = scenario.viviendaA.id
+const workers: Record<Rol, TestWorker> = { SUPERADMIN: scenario.SUPERADMIN, ADMIN: scenario.ADMIN, EMPLEADO: scenario.EMPLEADO }
 
 /** A company of its own for the cell, linked to the worker when the cell is 'propia'. */
 async function freshEmpresa(ctx: Ctx): Promise<number> {

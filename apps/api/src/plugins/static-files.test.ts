@@ -4,14 +4,12 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { createNotificaciones } from '../modules/notificaciones/notificaciones.service'
-import { buildTestApp, type TestApp } from '../test/build-test-app'
+import { testApp } from '../test/scenario'
 
 /** Issue 12: what the server sends a phone, on a small stand-in for the built web app (the real build is checked by dist.test.ts). */
 
-let t: TestApp
-let webDist: string
 const indexHtml = `<!doctype html><html lang="es"><head><title>Viviendas</title></head><body><div id="root"></div>${'<!-- relleno -->'.repeat(20)}</body></html>`
 const script = `export const saludo = ${JSON.stringify('hola '.repeat(400))}\n`
 
@@ -23,17 +21,12 @@ function writeWithCompressed(file: string, content: string) {
   writeFileSync(`${file}.gz`, gzipSync(content))
 }
 
-beforeAll(async () => {
-  webDist = mkdtempSync(path.join(tmpdir(), 'vb-web-'))
-  writeWithCompressed(path.join(webDist, 'index.html'), indexHtml)
-  writeWithCompressed(path.join(webDist, 'assets', 'index-C0nT3nt5.js'), script)
-  writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
-  t = await buildTestApp({ webDist })
-})
-afterAll(async () => {
-  await t.close()
-  rmSync(webDist, { recursive: true, force: true })
-})
+const webDist = mkdtempSync(path.join(tmpdir(), 'vb-web-'))
+writeWithCompressed(path.join(webDist, 'index.html'), indexHtml)
+writeWithCompressed(path.join(webDist, 'assets', 'index-C0nT3nt5.js'), script)
+writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
+const t = await testApp({ webDist })
+afterAll(() => rmSync(webDist, { recursive: true, force: true }))
 
 const varyList = (value: unknown) =>
   String(value ?? '')

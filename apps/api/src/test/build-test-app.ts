@@ -43,6 +43,11 @@ export interface TestApp {
   worker(rol: Rol, empresaIds: number[], extra?: Partial<typeof trabajadores.$inferInsert>): Promise<TestWorker>
   /** app.inject with the worker's token. */
   as(worker: TestWorker | null, options: InjectOptions): Promise<LightMyRequestResponse>
+  /**
+   * Another API process on the same database and uploads folder, as a second server would be: the same JWT
+   * secret and the real clock unless `options` say otherwise. The caller closes it.
+   */
+  anotherProcess(options?: Partial<AppOptions>): Promise<FastifyInstance>
 }
 export interface TestWorker {
   id: number
@@ -53,11 +58,14 @@ export interface TestWorker {
 
 let counter = 0
 
+/** What buildTestApp takes: the app's options, a clock, and a database to use instead of a fresh copy. */
+export type TestAppOptions = Partial<AppOptions> & { clock?: Clock; database?: Database }
+
 /**
  * The app on a fresh database (or on `database`, e.g. one reached through a DatabaseProxy), with a
  * mailer that keeps what it sends and a helper to make workers with tokens.
  */
-export async function buildTestApp(options: Partial<AppOptions> & { clock?: Clock; database?: Database } = {}): Promise<TestApp> {
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { database: given, ...appOptions } = options
   // Tests arrange data straight in SQL (factories), which no write request announces: searched totals are
   // counted every time here, except in lib/count-cache.test.ts, which turns the cache on to test it.
@@ -113,6 +121,9 @@ export async function buildTestApp(options: Partial<AppOptions> & { clock?: Cloc
     as(worker, opts) {
       const headers = { ...(opts.headers ?? {}), ...(worker ? { authorization: `Bearer ${worker.token}` } : {}) }
       return app.inject({ ...opts, headers })
+    },
+    anotherProcess(options = {}) {
+      return buildApp({ db: database.db, listen: database.listen, uploadsDir, jwtSecret: TEST_JWT_SECRET, ...options })
     },
   }
 }

@@ -2,6 +2,25 @@ import { crc32 } from 'node:zlib'
 
 /** Test fixtures for uploads: the accepted types by content, and impostors. */
 
+/**
+ * The fields a zip's local header and its central directory entry share, in the same order: version
+ * needed, then (after flags, method and times) CRC-32, both sizes and the name's length.
+ */
+function zipEntryHeader(size: number, signature: number, at: { version: number; crc: number }) {
+  return (crc: number, length: number, nameLength: number) => {
+    const header = Buffer.alloc(size)
+    header.writeUInt32LE(signature, 0)
+    header.writeUInt16LE(20, at.version)
+    header.writeUInt32LE(crc, at.crc)
+    header.writeUInt32LE(length, at.crc + 4)
+    header.writeUInt32LE(length, at.crc + 8)
+    header.writeUInt16LE(nameLength, at.crc + 12)
+    return header
+  }
+}
+const localHeader = zipEntryHeader(30, 0x04034b50, { version: 4, crc: 14 })
+const centralHeader = zipEntryHeader(46, 0x02014b50, { version: 6, crc: 16 })
+
 /** A zip archive of stored (uncompressed) entries. */
 function zip(entries: Array<[string, string]>): Buffer {
   const locals: Buffer[] = []
@@ -11,21 +30,10 @@ function zip(entries: Array<[string, string]>): Buffer {
     const n = Buffer.from(name)
     const d = Buffer.from(text)
     const crc = crc32(d)
-    const local = Buffer.alloc(30)
-    local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(d.length, 18)
-    local.writeUInt32LE(d.length, 22)
-    local.writeUInt16LE(n.length, 26)
-    const central = Buffer.alloc(46)
-    central.writeUInt32LE(0x02014b50, 0)
+    const local = localHeader(crc, d.length, n.length)
+    const central = centralHeader(crc, d.length, n.length)
+    // The central entry also says which version made it, and where its local header starts.
     central.writeUInt16LE(20, 4)
-    central.writeUInt16LE(20, 6)
-    central.writeUInt32LE(crc, 16)
-    central.writeUInt32LE(d.length, 20)
-    central.writeUInt32LE(d.length, 24)
-    central.writeUInt16LE(n.length, 28)
     central.writeUInt32LE(offset, 42)
     locals.push(local, n, d)
     centrals.push(central, n)

@@ -1,19 +1,13 @@
 import { LOGIN_FAILED_MESSAGE } from '@vb/shared'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../app'
+import { describe, expect, it } from 'vitest'
 import { intentosLogin, logs, trabajadores } from '../../db/schema'
 import { emailKey } from '../../lib/login-attempts'
-import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../test/build-test-app'
+import { buildTestApp, TEST_PASSWORD } from '../../test/build-test-app'
 import { makeEmpresa } from '../../test/factories'
+import { testApp } from '../../test/scenario'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(async () => {
-  await t.close()
-})
+const t = await testApp()
 
 const login = (email: string, password: string, ip = '10.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/auth/trabajadores/login', payload: { email, password }, remoteAddress: ip })
@@ -88,15 +82,7 @@ describe('the login limiter keeps its counts in the database (DECISIONS S3, R sc
   const limits = { perEmail: 3, perIp: 1000, windowMs: 60_000 }
   const at = { now: new Date('2026-11-21T10:00:00Z') }
   /** Another API process on the same database, with its own clock. */
-  const otherProcess = () =>
-    buildApp({
-      db: t.db,
-      listen: t.database.listen,
-      uploadsDir: t.uploadsDir,
-      jwtSecret: 'otra-clave',
-      clock: { now: () => at.now },
-      loginLimits: limits,
-    })
+  const otherProcess = () => t.anotherProcess({ jwtSecret: 'otra-clave', clock: { now: () => at.now }, loginLimits: limits })
   /** Failure rows kept for an e-mail (what every process counts). */
   const failuresOf = async (email: string) =>
     (

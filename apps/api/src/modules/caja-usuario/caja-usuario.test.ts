@@ -1,43 +1,25 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { cajaMessages } from '@vb/shared'
-import { desc, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cajaUsuario, logs } from '../../db/schema'
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { cajaUsuario } from '../../db/schema'
 import { samplePng } from '../../lib/sample-files'
-import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
-import { makeEmpresa, makeMovimientoCaja, makeUsuario, makeVivienda } from '../../test/factories'
+import type { TestApp, TestWorker } from '../../test/build-test-app'
+import { makeMovimientoCaja, makeUsuario } from '../../test/factories'
 import { multipart } from '../../test/files'
 import { pdfLines, pdfPages } from '../../test/pdf-text'
+import { recordsScenario } from '../../test/scenario'
 import { warmUpExtracto } from './caja-usuario.extracto'
 
 const clock = { at: new Date('2026-11-21T11:00:00Z'), now: () => clock.at }
-let t: TestApp
-let homeA: { id: number; nombre: string }
-let homeB: number
-let admin: TestWorker
-let empleado: TestWorker
-let adminB: TestWorker
-
-beforeAll(async () => {
-  t = await buildTestApp({ clock })
-  const a = await makeEmpresa(t.db, { nombre: 'Hogares Caja S.L.' })
-  const b = await makeEmpresa(t.db)
-  homeA = await makeVivienda(t.db, a.id, { nombre: 'Calle Caja 5, Valencia' })
-  homeB = (await makeVivienda(t.db, b.id)).id
-  admin = await t.worker('ADMIN', [a.id])
-  empleado = await t.worker('EMPLEADO', [a.id])
-  adminB = await t.worker('ADMIN', [b.id])
-})
-afterAll(async () => {
-  await t.close()
-})
+const scenario = await recordsScenario({ clock, empresa: 'Hogares Caja S.L.', vivienda: 'Calle Caja 5, Valencia' })
+const { t, viviendaA: homeA, admin, empleado, adminB, lastLog } = scenario
+const homeB = scenario.viviendaB.id
 
 const at = (iso: string) => new Date(iso)
 const list = (w: TestWorker, qs: string) => t.as(w, { method: 'GET', url: `/api/caja-usuario?${qs}` })
 const post = (w: TestWorker, payload: Record<string, unknown>) => t.as(w, { method: 'POST', url: '/api/caja-usuario', payload })
-const lastLog = async (w: TestWorker) =>
-  (await t.db.select().from(logs).where(eq(logs.trabajadorId, w.id)).orderBy(desc(logs.id)).limit(1))[0]
 
 describe('GET /api/caja-usuario: the ledger (SPEC §2.15, DECISIONS D7, A6)', () => {
   it('newest first, a running balance per row and the balances in headers; pages and ranges keep them exact', async () => {

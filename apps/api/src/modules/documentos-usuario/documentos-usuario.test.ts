@@ -1,47 +1,26 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { documentoMessages } from '@vb/shared'
-import { and, desc, eq, like } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { documentosUsuario, logs, notificaciones, uploads } from '../../db/schema'
+import { and, eq, like } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { documentosUsuario, notificaciones, uploads } from '../../db/schema'
 import { samplePdf, samplePng } from '../../lib/sample-files'
-import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
-import { makeDocumento, makeEmpresa, makeUsuario, makeVivienda } from '../../test/factories'
+import type { TestWorker } from '../../test/build-test-app'
+import { makeDocumento, makeUsuario } from '../../test/factories'
 import { multipart } from '../../test/files'
+import { recordsScenario } from '../../test/scenario'
 
 const clock = { at: new Date('2026-11-21T11:00:00Z'), now: () => clock.at }
-let t: TestApp
-let empresaA: number
-let empresaB: number
-let homeA: { id: number; nombre: string }
-let homeB: number
-let admin: TestWorker
-let empleado: TestWorker
-let adminB: TestWorker
-let pdf: Buffer
-
-beforeAll(async () => {
-  t = await buildTestApp({ clock })
-  empresaA = (await makeEmpresa(t.db, { nombre: 'Empresa Documentos' })).id
-  empresaB = (await makeEmpresa(t.db)).id
-  homeA = await makeVivienda(t.db, empresaA, { nombre: 'Calle Documentos 1' })
-  homeB = (await makeVivienda(t.db, empresaB)).id
-  admin = await t.worker('ADMIN', [empresaA])
-  empleado = await t.worker('EMPLEADO', [empresaA])
-  adminB = await t.worker('ADMIN', [empresaB])
-  pdf = await samplePdf(['Informe'])
-})
-afterAll(async () => {
-  await t.close()
-})
+const scenario = await recordsScenario({ clock, empresa: 'Empresa Documentos', vivienda: 'Calle Documentos 1' })
+const { t, viviendaA: homeA, admin, empleado, adminB, lastLog } = scenario
+const homeB = scenario.viviendaB.id
+const pdf = await samplePdf(['Informe'])
 
 const upload = async (w: TestWorker, filename = 'informe.pdf', content = pdf) => {
   const res = await t.as(w, { method: 'POST', url: '/api/uploads', ...multipart({ filename, content }) })
   expect(res.statusCode).toBe(201)
   return res.json() as { id: string; url: string }
 }
-const lastLog = async (w: TestWorker) =>
-  (await t.db.select().from(logs).where(eq(logs.trabajadorId, w.id)).orderBy(desc(logs.id)).limit(1))[0]
 
 describe('GET /api/documentos-usuario', () => {
   it('lists one resident’s documents by NIF in any case or by id, newest first, paged with X-Total-Count', async () => {

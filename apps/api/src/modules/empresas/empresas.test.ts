@@ -1,32 +1,15 @@
 import { empresaConDatosMessage, empresaMessages, permissionMessages } from '@vb/shared'
-import { desc, eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { contactos, empresas, logs, trabajadorEmpresas } from '../../db/schema'
-import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { contactos, empresas, trabajadorEmpresas } from '../../db/schema'
 import { makeContacto, makeEmpresa, makeVivienda } from '../../test/factories'
+import { testScenario } from '../../test/scenario'
 
-let t: TestApp
-let empresaA: Awaited<ReturnType<typeof makeEmpresa>>
-let empresaB: Awaited<ReturnType<typeof makeEmpresa>>
-let superadmin: TestWorker
-let admin: TestWorker
-let empleado: TestWorker
-
-beforeAll(async () => {
-  t = await buildTestApp()
-  empresaA = await makeEmpresa(t.db, { nombre: 'Empresa Alfa' })
-  empresaB = await makeEmpresa(t.db, { nombre: 'Empresa Beta' })
-  superadmin = await t.worker('SUPERADMIN', [])
-  admin = await t.worker('ADMIN', [empresaA.id])
-  empleado = await t.worker('EMPLEADO', [empresaA.id])
-})
-afterAll(async () => {
-  await t.close()
+const { t, empresaA, empresaB, superadmin, admin, empleado, lastLog, logCount } = await testScenario({
+  empresaA: { nombre: 'Empresa Alfa' },
+  empresaB: { nombre: 'Empresa Beta' },
 })
 
-const lastLog = async (trabajadorId: number) =>
-  (await t.db.select().from(logs).where(eq(logs.trabajadorId, trabajadorId)).orderBy(desc(logs.id)).limit(1))[0]
-const logCount = async () => Number((await t.db.select({ n: sql<number>`count(*)` }).from(logs))[0]?.n)
 const rowOf = async (id: number) => (await t.db.select().from(empresas).where(eq(empresas.id, id)))[0]
 const ids = (res: { json(): unknown }) => (res.json() as { id: number }[]).map((e) => e.id)
 const names = (res: { json(): unknown }) => (res.json() as { nombre: string }[]).map((e) => e.nombre)

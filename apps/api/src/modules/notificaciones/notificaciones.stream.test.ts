@@ -1,22 +1,15 @@
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../app'
+import { describe, expect, it } from 'vitest'
 import type { notificaciones } from '../../db/schema'
-import { buildTestApp, TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { testApp } from '../../test/scenario'
 import { createNotificaciones } from './notificaciones.service'
 
 /** DECISIONS D9: new notifications pushed at once over Server-Sent Events, through LISTEN/NOTIFY. */
 
-let t: TestApp
-let base: string
-beforeAll(async () => {
-  t = await buildTestApp()
-  await t.app.listen({ port: 0, host: '127.0.0.1' })
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
-})
-afterAll(async () => {
-  await t.close()
-})
+const t = await testApp()
+await t.app.listen({ port: 0, host: '127.0.0.1' })
+const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
 
 const nueva = (trabajadorId: number, titulo = 'Nueva tarea asignada'): typeof notificaciones.$inferInsert => ({
   titulo,
@@ -133,12 +126,7 @@ describe('GET /api/notificaciones/stream', () => {
   })
 
   it('hears what another API process on the same database committed (LISTEN/NOTIFY)', async () => {
-    const other = await buildApp({
-      db: t.db,
-      listen: t.database.listen,
-      uploadsDir: t.uploadsDir,
-      jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
-    })
+    const other = await t.anotherProcess()
     await other.listen({ port: 0, host: '127.0.0.1' })
     try {
       const w = await t.worker('SUPERADMIN', [])
@@ -167,10 +155,7 @@ describe('GET /api/notificaciones/stream', () => {
     const listening = new Promise<void>((resolve) => {
       listened = resolve
     })
-    const slow = await buildApp({
-      db: t.db,
-      uploadsDir: t.uploadsDir,
-      jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
+    const slow = await t.anotherProcess({
       listen: async (channel, onPayload, onReconnect) => {
         reached()
         await gate
@@ -207,12 +192,7 @@ describe('GET /api/notificaciones/stream', () => {
   })
 
   it('ends open streams when the server shuts down, so closing never hangs', async () => {
-    const other = await buildApp({
-      db: t.db,
-      listen: t.database.listen,
-      uploadsDir: t.uploadsDir,
-      jwtSecret: 'secreto-de-pruebas-que-no-es-de-produccion',
-    })
+    const other = await t.anotherProcess()
     await other.listen({ port: 0, host: '127.0.0.1' })
     const w = await t.worker('EMPLEADO', [])
     const stream = await openStream(`http://127.0.0.1:${(other.server.address() as AddressInfo).port}`, w)

@@ -1,16 +1,10 @@
 import { notificacionMessages } from '@vb/shared'
 import { desc, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { empresas, logs, notificaciones } from '../../db/schema'
-import { buildTestApp, type TestApp } from '../../test/build-test-app'
+import { testApp } from '../../test/scenario'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(async () => {
-  await t.close()
-})
+const t = await testApp()
 
 describe('notifications of the bell (SPEC §2.2, §7)', () => {
   it('lists the worker its own notifications, newest first, and lets it dismiss one', async () => {

@@ -1,42 +1,31 @@
 import { and, desc, eq, like, sql } from 'drizzle-orm'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { documentosUsuario, notificaciones } from '../../db/schema'
 import { scheduleDaily, untilNextRun } from '../../lib/daily'
-import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
-import { makeDocumento, makeEmpresa, makeUsuario, makeVivienda } from '../../test/factories'
+import type { TestWorker } from '../../test/build-test-app'
+import { makeDocumento, makeUsuario } from '../../test/factories'
+import { testScenario } from '../../test/scenario'
 import { runDailyJobs } from '../daily-jobs'
 import { notifyPir } from './pir.service'
 
 /** SPEC §4, DECISIONS D3 under a fixed clock: noon in Madrid on 21 November 2026. */
 const clock = { at: new Date('2026-11-21T11:00:00Z'), now: () => clock.at }
-let t: TestApp
-let empresaA: number
-let empresaB: number
-let homeA: number
-let homeB: number
-let admin: TestWorker
-let empleado: TestWorker
-let superLinked: TestWorker
-let superUnlinked: TestWorker
-let inactive: TestWorker
-let otherCompany: TestWorker
-
-beforeAll(async () => {
-  t = await buildTestApp({ clock })
-  empresaA = (await makeEmpresa(t.db)).id
-  empresaB = (await makeEmpresa(t.db)).id
-  homeA = (await makeVivienda(t.db, empresaA)).id
-  homeB = (await makeVivienda(t.db, empresaB)).id
-  admin = await t.worker('ADMIN', [empresaA])
-  empleado = await t.worker('EMPLEADO', [empresaA])
-  superLinked = await t.worker('SUPERADMIN', [empresaA, empresaB])
-  superUnlinked = await t.worker('SUPERADMIN', [])
-  inactive = await t.worker('EMPLEADO', [empresaA], { activo: false })
-  otherCompany = await t.worker('EMPLEADO', [empresaB])
+const scenario = await testScenario({
+  clock,
+  viviendaA: {},
+  viviendaB: {},
+  workers: {
+    admin: { rol: 'ADMIN', of: ['A'] },
+    empleado: { rol: 'EMPLEADO', of: ['A'] },
+    superLinked: { rol: 'SUPERADMIN', of: ['A', 'B'] },
+    superUnlinked: { rol: 'SUPERADMIN' },
+    inactive: { rol: 'EMPLEADO', of: ['A'], values: { activo: false } },
+    otherCompany: { rol: 'EMPLEADO', of: ['B'] },
+  },
 })
-afterAll(async () => {
-  await t.close()
-})
+const { t, admin, empleado, superLinked, superUnlinked, inactive, otherCompany } = scenario
+const homeA = scenario.viviendaA.id
+const homeB = scenario.viviendaB.id
 
 /** A resident of company A whose PIR documents have these dates (Madrid days at 10:00). */
 async function resident(nombre: string, pirDates: string[], titulo = 'PIR') {

@@ -1,17 +1,12 @@
 import { passwordMessages, RESTABLECER_INVALID } from '@vb/shared'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { logs } from '../../db/schema'
-import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../test/build-test-app'
+import { buildTestApp, TEST_PASSWORD } from '../../test/build-test-app'
 import { makeEmpresa } from '../../test/factories'
+import { testApp } from '../../test/scenario'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await buildTestApp()
-})
-afterAll(async () => {
-  await t.close()
-})
+const t = await testApp()
 
 const login = (email: string, password: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/trabajadores/login', payload: { email, password } })

@@ -1,28 +1,16 @@
 import type { AddressInfo } from 'node:net'
 import { permissionMessages, RESTABLECER_INVALID, trabajadorMessages } from '@vb/shared'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { logs } from '../../db/schema'
-import { buildTestApp, TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
-import { makeEmpresa, makeNif } from '../../test/factories'
+import { TEST_PASSWORD, type TestWorker } from '../../test/build-test-app'
+import { makeNif } from '../../test/factories'
+import { STANDARD_WORKERS, testScenario } from '../../test/scenario'
 
-let t: TestApp
-let propia: number
-let ajena: number
-let superadmin: TestWorker
-let admin: TestWorker
-let empleado: TestWorker
-beforeAll(async () => {
-  t = await buildTestApp()
-  propia = (await makeEmpresa(t.db)).id
-  ajena = (await makeEmpresa(t.db)).id
-  superadmin = await t.worker('SUPERADMIN', [propia, ajena])
-  admin = await t.worker('ADMIN', [propia])
-  empleado = await t.worker('EMPLEADO', [propia])
-})
-afterAll(async () => {
-  await t.close()
-})
+const scenario = await testScenario({ workers: { ...STANDARD_WORKERS, superadmin: { rol: 'SUPERADMIN', of: ['A', 'B'] } } })
+const { t, superadmin, admin, empleado } = scenario
+const propia = scenario.empresaA.id
+const ajena = scenario.empresaB.id
 
 const body = (extra: Record<string, unknown> = {}) => ({
   nombre: 'Lucía',

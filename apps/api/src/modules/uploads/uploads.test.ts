@@ -6,30 +6,21 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { UPLOAD_MAX_BYTES, uploadMessages } from '@vb/shared'
 import { count, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { uploads } from '../../db/schema'
 import { samplePdf, samplePng } from '../../lib/sample-files'
-import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
-import { makeEmpresa } from '../../test/factories'
+import { buildTestApp, type TestWorker } from '../../test/build-test-app'
 import { multipart, sampleCfb, sampleDocx, sampleHtml, sampleJpeg, sampleSvg, sampleZip } from '../../test/files'
+import { testScenario } from '../../test/scenario'
 import { sweepUploads } from './uploads.service'
 
-let t: TestApp
-let w: TestWorker
-let other: TestWorker
-let pdf: Buffer
 const clock = { at: new Date('2026-11-21T11:00:00Z'), now: () => clock.at }
-
-beforeAll(async () => {
-  t = await buildTestApp({ clock })
-  const e = await makeEmpresa(t.db)
-  w = await t.worker('EMPLEADO', [e.id])
-  other = await t.worker('EMPLEADO', [e.id])
-  pdf = await samplePdf(['Recibo de farmacia', 'Total: 12,50 €'])
+const { t, w, other } = await testScenario({
+  clock,
+  empresaB: false,
+  workers: { w: { rol: 'EMPLEADO', of: ['A'] }, other: { rol: 'EMPLEADO', of: ['A'] } },
 })
-afterAll(async () => {
-  await t.close()
-})
+const pdf = await samplePdf(['Recibo de farmacia', 'Total: 12,50 €'])
 
 const upload = (worker: TestWorker | null, body: ReturnType<typeof multipart>) =>
   t.as(worker, { method: 'POST', url: '/api/uploads', ...body })

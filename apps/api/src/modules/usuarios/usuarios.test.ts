@@ -1,8 +1,7 @@
 import { nifCheckLetter, permissionMessages, usuarioMessages } from '@vb/shared'
-import { desc, eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cajaUsuario, documentosUsuario, logs, planingTareas, planingTareaUsuarios, usuarios } from '../../db/schema'
-import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { eq, sql } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { cajaUsuario, documentosUsuario, planingTareas, planingTareaUsuarios, usuarios } from '../../db/schema'
 import {
   makeDocumento,
   makeEmpresa,
@@ -12,35 +11,17 @@ import {
   makeUsuario,
   makeVivienda,
 } from '../../test/factories'
+import { testScenario } from '../../test/scenario'
 
-let t: TestApp
-let empresaA: Awaited<ReturnType<typeof makeEmpresa>>
-let empresaB: Awaited<ReturnType<typeof makeEmpresa>>
-let homeA1: Awaited<ReturnType<typeof makeVivienda>>
-let homeA2: Awaited<ReturnType<typeof makeVivienda>>
-let homeB: Awaited<ReturnType<typeof makeVivienda>>
-let superadmin: TestWorker
-let admin: TestWorker
-let empleado: TestWorker
-
-beforeAll(async () => {
-  t = await buildTestApp()
-  empresaA = await makeEmpresa(t.db, { nombre: 'Empresa Alfa' })
-  empresaB = await makeEmpresa(t.db, { nombre: 'Empresa Beta' })
-  homeA1 = await makeVivienda(t.db, empresaA.id, { nombre: 'Calle Alfa 1' })
-  homeA2 = await makeVivienda(t.db, empresaA.id, { nombre: 'Calle Alfa 2' })
-  homeB = await makeVivienda(t.db, empresaB.id, { nombre: 'Calle Beta 1' })
-  superadmin = await t.worker('SUPERADMIN', [])
-  admin = await t.worker('ADMIN', [empresaA.id])
-  empleado = await t.worker('EMPLEADO', [empresaA.id])
+const scenario = await testScenario({
+  empresaA: { nombre: 'Empresa Alfa' },
+  empresaB: { nombre: 'Empresa Beta' },
+  viviendaA: { nombre: 'Calle Alfa 1' },
+  viviendaB: { nombre: 'Calle Beta 1' },
 })
-afterAll(async () => {
-  await t.close()
-})
+const { t, empresaA, empresaB, viviendaA: homeA1, viviendaB: homeB, superadmin, admin, empleado, lastLog, logCount } = scenario
+const homeA2 = await makeVivienda(t.db, empresaA.id, { nombre: 'Calle Alfa 2' })
 
-const lastLog = async (trabajadorId: number) =>
-  (await t.db.select().from(logs).where(eq(logs.trabajadorId, trabajadorId)).orderBy(desc(logs.id)).limit(1))[0]
-const logCount = async () => Number((await t.db.select({ n: sql<number>`count(*)` }).from(logs))[0]?.n)
 const rowOf = async (id: number) => (await t.db.select().from(usuarios).where(eq(usuarios.id, id)))[0]
 const ids = (res: { json(): unknown }) => (res.json() as { id: number }[]).map((u) => u.id)
 const apellidosOf = (res: { json(): unknown }) => (res.json() as { apellidos: string }[]).map((u) => u.apellidos)

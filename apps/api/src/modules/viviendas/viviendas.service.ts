@@ -1,23 +1,10 @@
-import {
-  type Vivienda,
-  viviendaCreateSchema,
-  viviendaListQuerySchema,
-  viviendaMessages,
-  viviendaSchema,
-  viviendaUpdateSchema,
-} from '@vb/shared'
+import { viviendaCreateSchema, viviendaListQuerySchema, viviendaMessages, viviendaSchema, viviendaUpdateSchema } from '@vb/shared'
 import { eq, inArray } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import { empresas, viviendas } from '../../db/schema'
-import { defineResource } from '../../lib/resource'
+import { defineResource, withEmpresa } from '../../lib/resource'
 
 export type ViviendaRow = typeof viviendas.$inferSelect
-type EmpresaRef = { id: number; nombre: string }
-
-/** Row and its company → SPEC §3 Home (plus the company name for the 'Empresa' column). */
-export function toVivienda(row: ViviendaRow, empresa: EmpresaRef): Vivienda {
-  return { id: row.id, nombre: row.nombre, empresaId: row.empresaId, empresa: { id: empresa.id, nombre: empresa.nombre } }
-}
 
 /** A home by id whatever the actor's scope, or undefined (residents tell 400 from SPEC's 403 with it). */
 export async function findVivienda(db: DbOrTx, id: number): Promise<ViviendaRow | undefined> {
@@ -39,12 +26,7 @@ export const viviendasResource = defineResource({
     create: viviendaCreateSchema,
     update: viviendaUpdateSchema,
   },
-  read: (db: DbOrTx) =>
-    db
-      .select({ vivienda: viviendas, empresa: { id: empresas.id, nombre: empresas.nombre } })
-      .from(viviendas)
-      .innerJoin(empresas, eq(empresas.id, viviendas.empresaId)),
-  toEntity: (r) => toVivienda(r.vivienda, r.empresa),
+  read: withEmpresa(viviendas),
   notFound: 'No se ha encontrado la vivienda.',
   search: viviendas.busqueda,
   sort: { nombre: viviendas.ordenNombre, empresa: [empresas.nombre, viviendas.ordenNombre] },

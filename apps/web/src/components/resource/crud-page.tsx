@@ -49,6 +49,37 @@ export interface CrudTexts<T> {
   editSubmit?: string
 }
 
+/**
+ * The usual texts of a CRUD screen from its noun ('proveedor', 'Proveedores'), for screens whose texts SPEC
+ * does not fix; any of them can be replaced: `{ ...crudTexts(…), created: 'Proveedor añadido correctamente' }`.
+ */
+export function crudTexts<T>(noun: {
+  /** 'proveedor' */
+  singular: string
+  /** 'Proveedores' (the table's name) */
+  plural: string
+  feminine?: boolean
+  /** How a row is named in the delete question. */
+  label: (row: T) => string
+}): CrudTexts<T> {
+  const { singular, plural, feminine, label } = noun
+  const title = singular.charAt(0).toUpperCase() + singular.slice(1)
+  const Title = singular.replace(/(^|\s)\p{L}/gu, (c) => c.toUpperCase())
+  const end = feminine ? 'a' : 'o'
+  return {
+    search: `Buscar ${singular}`,
+    caption: plural,
+    empty: `No hay ${plural.toLowerCase()}.`,
+    newButton: `${feminine ? 'Nueva' : 'Nuevo'} ${singular}`,
+    createTitle: `${feminine ? 'Añadir Nueva' : 'Añadir Nuevo'} ${Title}`,
+    editTitle: `Modificar ${Title}`,
+    deleteQuestion: (row) => `¿Seguro que quieres eliminar ${feminine ? 'la' : 'el'} ${singular} ${label(row)}?`,
+    created: `${title} cread${end} correctamente`,
+    updated: `${title} modificad${end} correctamente`,
+    deleted: `${title} eliminad${end} correctamente`,
+  }
+}
+
 /** What a screen's header may do with the page's modals (SPEC §2.14: the PIR card's 'Registrar PIR' / 'Editar PIR'). */
 export interface CrudCommands<T, I> {
   /** Opens the create modal, with some fields already filled in. */
@@ -95,8 +126,8 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues> 
   newDisabled?: string | false
   /** The form of a new record (may use the filters, e.g. the selected company). */
   empty: FormDefaults<I>
-  /** A record as form values. */
-  toValues: (row: T) => I
+  /** A record as form values (default: the fields of `empty` taken from the record, null as the empty value). */
+  toValues?: (row: T) => I
   /** The form's fields (labelled inputs bound to `form`). */
   fields: (form: UseFormReturn<I, unknown, I>, row: T | null) => ReactNode
   forbiddenField?: Path<I>
@@ -118,10 +149,14 @@ export function CrudPage<T extends { id: number }, I extends FieldValues>(props:
   const queryClient = useQueryClient()
   const [preset, setPreset] = useState<Partial<I> | null>(null)
   const record = editing.data
+  const toValues =
+    props.toValues ??
+    ((row: T) =>
+      Object.fromEntries(Object.entries(props.empty).map(([k, empty]) => [k, (row as Record<string, unknown>)[k] ?? empty])) as I)
   const { form, formError, submit, dirty } = useResourceForm<I>({
     schema: typeof props.schema === 'function' ? props.schema(record ?? null) : props.schema,
     empty: props.empty,
-    values: record ? props.toValues(record) : preset ? ({ ...props.empty, ...preset } as I) : null,
+    values: record ? toValues(record) : preset ? ({ ...props.empty, ...preset } as I) : null,
     show: editing.show,
     forbiddenField: props.forbiddenField,
     conflictField: props.conflictField,
