@@ -1,2 +1,2 @@
 export function setSession(session: { token: string; trabajador: unknown; empresaId: number }): void
-export function timeMonthSwitch(day: string): Promise<{ total: number; render: number; tasks: number; chips: number }>
+export function timeMonthSwitch(target: { day: string; title: string }): Promise<{ total: number; render: number; chips: number }>
