@@ -22,7 +22,22 @@ import type { Actor } from '../../lib/actor'
 import { defineResource } from '../../lib/resource'
 import { archivoOf, type UploadRow } from '../uploads/uploads.service'
 
-type Row = typeof presupuestos.$inferSelect
+/** The columns a budget shows (not its stored search and sort keys). */
+const columns = {
+  id: presupuestos.id,
+  descripcion: presupuestos.descripcion,
+  precio: presupuestos.precio,
+  fechaPrevista: presupuestos.fechaPrevista,
+  estado: presupuestos.estado,
+  viviendaId: presupuestos.viviendaId,
+  estadoCambiadoPor: presupuestos.estadoCambiadoPor,
+  estadoCambiadoEn: presupuestos.estadoCambiadoEn,
+  updatedAt: presupuestos.updatedAt,
+}
+type Row = Pick<typeof presupuestos.$inferSelect, keyof typeof columns>
+/** What 'Abrir' needs of the budget's file. */
+const fileColumns = { id: uploads.id, nombreOriginal: uploads.nombreOriginal, mime: uploads.mime, tamano: uploads.tamano }
+type FileRow = Pick<UploadRow, keyof typeof fileColumns>
 type ViviendaRef = { id: number; nombre: string; empresaId: number }
 
 /** Row, its home and its file → SPEC §3 Budget, with who last changed its state (beyond SPEC). */
@@ -31,7 +46,7 @@ export function toPresupuesto(
   actor: Actor,
   row: Row,
   vivienda: ViviendaRef,
-  upload: UploadRow | null,
+  upload: FileRow | null,
 ): Presupuesto {
   return {
     id: row.id,
@@ -95,9 +110,9 @@ export const presupuestosResource = defineResource({
   read: (db: DbOrTx) =>
     db
       .select({
-        presupuesto: presupuestos,
+        presupuesto: columns,
         vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
-        upload: uploads,
+        upload: fileColumns,
       })
       .from(presupuestos)
       .innerJoin(viviendas, eq(viviendas.id, presupuestos.viviendaId))

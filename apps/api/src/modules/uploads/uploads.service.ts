@@ -176,7 +176,11 @@ export async function receiveUpload(deps: AppDeps, actor: Actor, request: Fastif
 }
 
 /** Signed links of an upload for this worker (DECISIONS S5). */
-export function archivoOf(files: FileStore, actor: Pick<Actor, 'id'>, row: UploadRow): Archivo {
+export function archivoOf(
+  files: FileStore,
+  actor: Pick<Actor, 'id'>,
+  row: Pick<UploadRow, 'id' | 'nombreOriginal' | 'mime' | 'tamano'>,
+): Archivo {
   const ver = files.sign(row.id, actor.id, 'ver')
   const descargar = files.sign(row.id, actor.id, 'descargar')
   return {
