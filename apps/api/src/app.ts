@@ -19,8 +19,12 @@ import { cajaUsuarioRoutes } from './modules/caja-usuario/caja-usuario.routes'
 import { contactosRoutes } from './modules/contactos/contactos.routes'
 import { documentosUsuarioRoutes } from './modules/documentos-usuario/documentos-usuario.routes'
 import { empresasRoutes } from './modules/empresas/empresas.routes'
+import { inicioRoutes } from './modules/inicio/inicio.routes'
 import { logsRoutes } from './modules/logs/logs.routes'
 import { notificacionesRoutes } from './modules/notificaciones/notificaciones.routes'
+import { planingTareasRoutes } from './modules/planing-tareas/planing-tareas.routes'
+import { presupuestosRoutes } from './modules/presupuestos/presupuestos.routes'
+import { tareasTrabajadorRoutes } from './modules/tareas-trabajador/tareas-trabajador.routes'
 import { trabajadoresRoutes } from './modules/trabajadores/trabajadores.routes'
 import { uploadsRoutes } from './modules/uploads/uploads.routes'
 import { usuariosRoutes } from './modules/usuarios/usuarios.routes'
@@ -160,6 +164,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(documentosUsuarioRoutes)
       await api.register(cajaUsuarioRoutes)
       await api.register(logsRoutes)
+      await api.register(planingTareasRoutes)
+      await api.register(inicioRoutes)
+      await api.register(presupuestosRoutes)
+      await api.register(tareasTrabajadorRoutes)
     },
     { prefix: '/api' },
   )

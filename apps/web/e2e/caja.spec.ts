@@ -82,7 +82,9 @@ test('an admin keeps a resident’s cash exact to the cent, with a receipt, a ra
   await alta.getByRole('button', { name: 'Guardar' }).click()
   await expect(page.getByText('Movimiento creado correctamente').last()).toBeVisible()
   await expect(saldo(page)).toHaveText('Saldo: -5,00 €')
-  await expect(saldo(page).locator('span')).toHaveClass(/text-danger/)
+  await expect(saldo(page).locator('span')).toHaveClass(/vb-money-negative/)
+  // The red reads at 4.5:1 or more (defined once in styles.css).
+  await expect(saldo(page).locator('span')).toHaveCSS('color', 'rgb(176, 42, 55)')
   // Newest first, with the running balance after each movement.
   await expect(page.getByRole('row').nth(1)).toContainText('Farmacia')
   await expect(row(page, 'Farmacia')).toContainText('-5,90 €')

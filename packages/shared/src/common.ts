@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { madridStartOfDay } from './dates'
+import { HORA_PATTERN, madridDateTime, madridStartOfDay } from './dates'
 
 /** The largest PostgreSQL `integer`: ids and counts beyond it are not ours (issue 'faults' item 6). */
 export const MAX_ID = 2_147_483_647
@@ -90,11 +90,13 @@ export function charLength(value: string): number {
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
+/** A date-and-time input's value without a zone ('2026-11-21T10:30'): a wall-clock time in Europe/Madrid. */
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})$/
 
 /**
  * A date a form or client sends (SPEC §5: required and valid; stored as timestamptz, DECISIONS D10): an ISO
- * instant ('2026-11-21T10:00:00Z', '…+01:00') or a day from a date input ('2026-11-21'), which means the
- * start of that day in Europe/Madrid. Output: the instant as an ISO string. Years outside 1900-2100 are not
+ * instant ('2026-11-21T10:00:00Z', '…+01:00'), a day from a date input ('2026-11-21'), which means the
+ * start of that day in Europe/Madrid, or a date-and-time input's value ('2026-11-21T10:30'), a Madrid time. Output: the instant as an ISO string. Years outside 1900-2100 are not
  * a valid date for these records.
  */
 export function fechaSchema(messages: { obligatoria: string; invalida: string }) {
@@ -106,7 +108,11 @@ export function fechaSchema(messages: { obligatoria: string; invalida: string })
     const text = typeof input === 'string' ? input.trim() : ''
     let instant: Date | undefined
     const day = ISO_DAY.exec(text)
-    if (day) {
+    const local = LOCAL_DATE_TIME.exec(text)
+    if (local) {
+      const [, date, hora] = local as unknown as [string, string, string]
+      if (isRealDay(date) && HORA_PATTERN.test(hora)) instant = madridDateTime(date, hora)
+    } else if (day) {
       const [, y, m, d] = day as unknown as [string, string, string, string]
       const probe = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)))
       if (probe.getUTCMonth() === Number(m) - 1 && probe.getUTCDate() === Number(d)) instant = madridStartOfDay(text)
@@ -125,6 +131,14 @@ export function fechaSchema(messages: { obligatoria: string; invalida: string })
     }
     return instant.toISOString()
   })
+}
+
+/** True for a YYYY-MM-DD that names a day that exists ('2026-02-30' does not). */
+export function isRealDay(value: string): boolean {
+  if (!ISO_DAY.test(value)) return false
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number]
+  const probe = new Date(Date.UTC(y, m - 1, d))
+  return probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d
 }
 
 /** A day in a query string (`fecha`, `desde`, `hasta`): YYYY-MM-DD, a real day. */

@@ -99,3 +99,33 @@ export function lastFullMonth(now: Date): { desde: string; hasta: string } {
   const last = new Date(Date.UTC(y, m - 1, 0))
   return { desde: first.toISOString().slice(0, 10), hasta: last.toISOString().slice(0, 10) }
 }
+
+/** A 24-hour time 'HH:MM' (SPEC §2.9): '00:00'-'23:59'; '24:00', '7:5' and 'ab' are not times. */
+export const HORA_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/
+
+/**
+ * The instant a Europe/Madrid wall-clock time starts ('2026-03-29', '01:30'). Around a daylight-saving change
+ * the offset is the one in force at that time; a time that does not exist (02:30 on the spring-forward day)
+ * comes out one hour later, as a clock would show it.
+ */
+export function madridDateTime(day: string, hora: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number]
+  const [hh, mm] = hora.split(':').map(Number) as [number, number]
+  const wall = Date.UTC(y, m - 1, d, hh, mm)
+  const first = new Date(wall - madridOffsetMinutes(new Date(wall)) * 60_000)
+  const offset = madridOffsetMinutes(first)
+  return new Date(wall - offset * 60_000)
+}
+
+/** The Europe/Madrid wall-clock time 'HH:MM' of an instant. */
+export function madridTime(value: Date | string): string {
+  const parts = partsFmt.formatToParts(toDate(value))
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00'
+  return `${get('hour')}:${get('minute')}`
+}
+
+/** The first day (YYYY-MM-01) of the month of a day, moved by `months`. */
+export function addMonthsToMonth(day: string, months: number): string {
+  const [y, m] = day.split('-').map(Number) as [number, number]
+  return new Date(Date.UTC(y, m - 1 + months, 1)).toISOString().slice(0, 10)
+}

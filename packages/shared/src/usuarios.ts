@@ -98,5 +98,7 @@ export const usuarioListQuerySchema = listQuerySchema(usuarioSortFields).extend(
   empresaId: idFilter,
   viviendaId: idFilter,
   nif: z.string().trim().max(20).optional(),
+  /** Residents whose PIR has expired, or expires within 30 days (the start page's links). */
+  pir: z.enum(['caducado', 'aviso']).optional(),
 })
 export type UsuarioListQuery = z.infer<typeof usuarioListQuerySchema>

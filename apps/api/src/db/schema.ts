@@ -171,10 +171,16 @@ export const planingTareas = pgTable(
     notificable: boolean().notNull().default(false),
     /** DECISIONS D4: the company whose residents the task concerns. */
     empresaId: integer().references(() => empresas.id, { onDelete: 'restrict' }),
+    /** SPEC §2.9: assigned with 'all' (every resident of the company; the links hold them as they were). */
+    todos: boolean().notNull().default(false),
     creadorId: integer().references(() => trabajadores.id, { onDelete: 'set null' }),
     ...timestamps,
   },
-  (t) => [index('planing_tareas_fecha_idx').on(t.fecha), index('planing_tareas_empresa_idx').on(t.empresaId)],
+  (t) => [
+    index('planing_tareas_fecha_idx').on(t.fecha),
+    // A company's month (the calendar) and its day (the start page) are one range scan.
+    index('planing_tareas_empresa_fecha_idx').on(t.empresaId, t.fecha, t.id),
+  ],
 )
 
 export const planingTareaUsuarios = pgTable(
@@ -226,12 +232,23 @@ export const presupuestos = pgTable(
     viviendaId: integer()
       .notNull()
       .references(() => viviendas.id, { onDelete: 'restrict' }),
+    /**
+     * Beyond SPEC: who last changed the state and when (who approved a spend). The name is kept beside the
+     * id, so the row still says who it was after the worker is deleted.
+     */
+    estadoCambiadoPorId: integer().references(() => trabajadores.id, { onDelete: 'set null' }),
+    estadoCambiadoPor: varchar({ length: 200 }),
+    estadoCambiadoEn: timestamp({ withTimezone: true }),
     busqueda: searchText('descripcion'),
+    /** Case- and accent-free sort key, stored and indexed (DECISIONS A4). */
+    ordenDescripcion: text().generatedAlwaysAs(sql`f_unaccent(lower(descripcion))`),
     ...timestamps,
   },
   (t) => [
-    index('presupuestos_vivienda_idx').on(t.viviendaId),
+    // One home's budgets in one state (the screen's filters) is one index range.
+    index('presupuestos_vivienda_estado_idx').on(t.viviendaId, t.estado),
     index('presupuestos_estado_idx').on(t.estado),
+    index('presupuestos_orden_descripcion_idx').on(t.ordenDescripcion, t.id),
     index('presupuestos_fecha_idx').on(t.fechaPrevista),
     searchIndex('presupuestos', t.busqueda),
     check('presupuestos_precio_check', sql`${t.precio} > 0`),
@@ -350,9 +367,9 @@ export const logs = pgTable(
 )
 
 /**
- * DECISIONS S5, D8: uploaded files, stored under DATA_DIR/uploads with their random id as the file name.
- * A file belongs to its uploader until it is attached to one record (a document, a cash movement or a
- * worker, as its photo);
+ * DECISIONS S5, D6, D8: uploaded files, stored under DATA_DIR/uploads with their random id as the file name.
+ * A file belongs to its uploader until it is attached to one record (a document, a cash movement, a budget,
+ * or a worker, as its photo);
  * from then on it is seen by whoever sees that record, and it goes with it (the foreign keys cascade;
  * the file on disk is removed after the commit, and by the daily sweep if that was missed).
  */
@@ -371,6 +388,7 @@ export const uploads = pgTable(
     movimientoId: integer().references(() => cajaUsuario.id, { onDelete: 'cascade' }),
     /** SPEC §2.10: a worker's photo; it goes with the worker. */
     fotoTrabajadorId: integer().references(() => trabajadores.id, { onDelete: 'cascade' }),
+    presupuestoId: integer().references(() => presupuestos.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -378,8 +396,16 @@ export const uploads = pgTable(
     uniqueIndex('uploads_documento_unique').on(t.documentoId),
     uniqueIndex('uploads_movimiento_unique').on(t.movimientoId),
     uniqueIndex('uploads_foto_trabajador_unique').on(t.fotoTrabajadorId),
-    check('uploads_un_adjunto_check', sql`num_nonnulls(${t.documentoId}, ${t.movimientoId}, ${t.fotoTrabajadorId}) <= 1`),
-    index('uploads_sueltos_idx').on(t.createdAt).where(sql`${t.documentoId} is null and ${t.movimientoId} is null`),
+    uniqueIndex('uploads_presupuesto_unique').on(t.presupuestoId),
+    check(
+      'uploads_un_adjunto_check',
+      sql`num_nonnulls(${t.documentoId}, ${t.movimientoId}, ${t.presupuestoId}, ${t.fotoTrabajadorId}) <= 1`,
+    ),
+    index('uploads_sueltos_idx')
+      .on(t.createdAt)
+      .where(
+        sql`${t.documentoId} is null and ${t.movimientoId} is null and ${t.presupuestoId} is null and ${t.fotoTrabajadorId} is null`,
+      ),
   ],
 )
 

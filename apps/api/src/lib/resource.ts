@@ -1,4 +1,4 @@
-import { AppError, type Dependent, deletionBlockedMessage, type ListPage, type Resource } from '@vb/shared'
+import { AppError, type Dependent, deletionBlockedMessage, type ListPage, type Resource, uploadIdOf } from '@vb/shared'
 import { type AnyColumn, eq, getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm'
 import type { PgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import type { DbOrTx, Tx } from '../db/client'
 import { empresas } from '../db/schema'
 import type { AppDeps } from '../deps'
+import { type AttachmentColumn, attachUpload, deleteUploadRows, discardFiles, uploadOf } from '../modules/uploads/uploads.service'
 import type { Actor } from './actor'
 import { type CrudRoute, type CrudService, registerCrud, type WriteContext } from './crud-routes'
 import { type PartInLog, releaseOrRefuse } from './ownership'
@@ -109,6 +110,24 @@ export interface WriteHookContext<Row> {
   row?: Row
 }
 
+/** What `insert` and `patch` may use besides the body: who writes, the clock, and (patch) the locked row. */
+export interface ColumnsContext<Row> {
+  deps: AppDeps
+  actor: Actor
+  row?: Row
+}
+
+/**
+ * A file the record carries (DECISIONS S5, D6): the body field holding an upload's reference
+ * ('/api/uploads/<id>'; null removes it) and the uploads column that points at the record. The file is taken
+ * in the record's transaction (only an unattached upload of the same worker), replaced or removed on update,
+ * and goes with the record; files left without a row are removed from disk after the commit.
+ */
+export interface FileDeclaration {
+  field: string
+  link: AttachmentColumn
+}
+
 /** The zod schemas of a resource (packages/shared): validation, serialisation and the OpenAPI document. */
 export interface ResourceSchemas {
   entity: z.ZodType
@@ -159,9 +178,14 @@ export interface ResourceDefinition<T extends TableWithId, S extends ResourceSch
     ) => SQL | undefined
   }
   /** The columns of a new row, from the validated body only (a field the schema dropped is never stored). */
-  insert: (input: Out<S, 'create'>) => T['$inferInsert']
+  insert: (input: Out<S, 'create'>, context: ColumnsContext<T['$inferSelect']>) => T['$inferInsert']
   /** The columns a PATCH writes (default: `insert` of the body); fields not sent are left as they are. */
-  patch?: (input: Out<S, 'update'>) => Partial<T['$inferInsert']>
+  patch?: (
+    input: Out<S, 'update'>,
+    context: ColumnsContext<T['$inferSelect']> & { row: T['$inferSelect'] },
+  ) => Partial<T['$inferInsert']>
+  /** The record's file, if it may carry one. */
+  file?: FileDeclaration
   /** Ids in the body that name records of other resources, checked against the worker's scope. */
   references?: { [K in keyof Out<S, 'create'>]?: Reference }
   /** A unique index that settles a race (one 201, then 409s): its name, message and field. */
@@ -188,14 +212,15 @@ export interface ResourceDefinition<T extends TableWithId, S extends ResourceSch
     remove?: (context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect'] }) => Promise<unknown> | unknown
   }
   /**
-   * Work of the resource's own in the write's transaction, after the row is written (an update: before it is
-   * read back for the answer and the log; a removal: before the log entry), e.g. a deactivated worker's
-   * sessions end, a deleted one's streams are told. Throw an AppError to refuse.
+   * Work of the resource's own in the write's transaction, after its row is written (rows of a link table, a
+   * notification; a deactivated worker's sessions ended): on create and update before the record is read back
+   * for the answer and the log, on remove before the log entry. Throw an AppError to refuse.
    */
   after?: {
+    create?: (input: Out<S, 'create'>, context: WriteHookContext<T['$inferSelect']> & { id: number }) => Promise<void> | void
     update?: (
       input: Out<S, 'update'>,
-      context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect'] },
+      context: WriteHookContext<T['$inferSelect']> & { row: T['$inferSelect']; id: number },
     ) => Promise<void> | void
     remove?: (
       before: Out<S, 'entity'>,
@@ -392,6 +417,18 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
   }
   const concerns = (e: E) => ({ vivienda: log.vivienda?.(e) ?? null, usuarioId: log.usuarioId?.(e) ?? null })
   const kept = (e: E) => (log.values ? log.values(e) : e)
+  const file = def.file
+
+  /** Takes the body's file for the record (create), or replaces or removes it (update); returns files to discard. */
+  const takeFile = async (tx: Tx, actor: Actor, id: number, input: Record<string, unknown>, existing: boolean) => {
+    if (!file || input[file.field] === undefined) return []
+    const reference = input[file.field] as string | null
+    const current = existing ? await uploadOf(tx, { [file.link]: id } as never) : undefined
+    if (current && reference && uploadIdOf(reference) === current.id) return []
+    if (current) await deleteUploadRows(tx, [current.id])
+    if (reference) await attachUpload(tx, actor, reference, { [file.link]: id } as never, file.field)
+    return current ? [current.id] : []
+  }
 
   const lister = defineList<T, Q, R, L>({
     name,
@@ -419,9 +456,12 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
           await def.check?.create?.(input, { deps, actor, tx })
           const [inserted] = await tx
             .insert(table as PgTable)
-            .values(def.insert(input))
+            .values(def.insert(input, { deps, actor }))
             .returning({ id: table.id })
-          const created = await readOne(deps, actor, tx, (inserted as { id: number }).id)
+          const id = (inserted as { id: number }).id
+          await takeFile(tx, actor, id, input, false)
+          await def.after?.create?.(input, { deps, actor, tx, id })
+          const created = await readOne(deps, actor, tx, id)
           await logChange(tx, actor, {
             accion: `Crear ${log.noun}`,
             url,
@@ -438,8 +478,10 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
 
     async update(deps, actor, id, input, context: WriteContext) {
       const scope = scopeFor(actor, name, 'update')
-      return unique(() =>
+      const discarded: string[] = []
+      const result = await unique(() =>
         deps.db.transaction(async (tx) => {
+          discarded.length = 0
           const row = await lockRow(tx, table, id, scope, def.notFound)
           if (def.versioned)
             checkVersion(row.updatedAt as Date, [context.ifMatch, input.updatedAt as string | undefined], def.versioned)
@@ -450,16 +492,16 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
           )
           await checkReferences(tx, actor, changedRefs, 'update')
           await def.check?.update?.(input, { deps, actor, tx, row })
+          const columns = def.patch ? def.patch(input, { deps, actor, row }) : def.insert(input as never, { deps, actor, row })
           const changes = Object.fromEntries(
-            Object.entries((def.patch ?? def.insert)(input as never) as Record<string, unknown>).filter(
-              ([, v]) => v !== undefined,
-            ),
+            Object.entries(columns as Record<string, unknown>).filter(([k, v]) => v !== undefined && k !== file?.field),
           )
           await tx
             .update(table as PgTable)
             .set({ ...changes, updatedAt: nextVersion(deps.clock, row.updatedAt as Date) })
             .where(eq(table.id, id))
-          await def.after?.update?.(input, { deps, actor, tx, row })
+          discarded.push(...(await takeFile(tx, actor, id, input, true)))
+          await def.after?.update?.(input, { deps, actor, tx, row, id })
           const after = await readOne(deps, actor, tx, id)
           await logChange(tx, actor, {
             accion: `Modificar ${log.noun}`,
@@ -475,6 +517,8 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
           return after
         }),
       )
+      await discardFiles(deps, discarded)
+      return result
     },
 
     async remove(deps, actor, id) {
@@ -483,6 +527,8 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
         const row = await lockRow(tx, table, id, scope, def.notFound)
         const before = await readOne(deps, actor, tx, id)
         const prepared = await def.check?.remove?.({ deps, actor, tx, row })
+        // The record's file row goes with it (the foreign key cascades); its bytes after the commit.
+        const attached = file ? await uploadOf(tx, { [file.link]: id } as never) : undefined
         const record = def.remove?.record ?? `${log.feminine ? 'la' : 'el'} ${log.title.toLowerCase()}`
         const parts = await releaseOrRefuse(tx, tableName, id, {
           parts: def.remove?.parts,
@@ -500,9 +546,10 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
           ...concerns(before),
           antes: Object.keys(parts).length ? { ...(kept(before) as object), ...parts } : kept(before),
         })
-        return prepared
+        return { prepared, attached: attached?.id }
       })
-      await def.afterRemove?.(deps, prepared)
+      if (prepared.attached) await discardFiles(deps, [prepared.attached])
+      await def.afterRemove?.(deps, prepared.prepared)
     },
   }
   const service: CrudService<E, Q, C, U, L> = {

@@ -78,6 +78,21 @@ export function trabajadorIn(actor: Actor, column: AnyColumn | SQL): SQL | undef
   return sql`${column} in (select te.trabajador_id from trabajador_empresas te where te.empresa_id in ${ids})`
 }
 
+/**
+ * SPEC §6 worker-task selector: `column` holds the id of a worker the actor may give tasks to and whose tasks
+ * it sees. SUPERADMIN: every worker; ADMIN: itself and the non-SUPERADMIN workers sharing one of its
+ * companies; EMPLEADO: only itself.
+ */
+export function asignableIn(actor: Actor, column: AnyColumn | SQL): SQL | undefined {
+  if (isSuper(actor)) return undefined
+  const self = sql`${column} = ${actor.id}`
+  if (actor.rol !== 'ADMIN' || !actor.empresaIds.length) return self
+  return or(
+    self,
+    sql`${column} in (select te.trabajador_id from trabajador_empresas te join trabajadores t on t.id = te.trabajador_id where te.empresa_id in ${actor.empresaIds} and t.rol <> 'SUPERADMIN')`,
+  )
+}
+
 export interface ResourceRule {
   /** The resource's table (an integer `id` key): ids that name its records are checked against `visible`. */
   table: PgTable & { id: PgColumn }
@@ -105,10 +120,17 @@ export const resourceRules: Record<Resource, ResourceRule> = {
     actions: permissionMatrix['planing-tareas'],
     visible: (a) => empresaIn(a, planingTareas.empresaId),
   },
+  // SPEC §6: a worker's own tasks, and those of the workers it may choose in the selector, in its homes.
   'tareas-trabajador': {
     table: tareasTrabajador,
     actions: permissionMatrix['tareas-trabajador'],
-    visible: (a) => viviendaIn(a, tareasTrabajador.viviendaId),
+    visible: (a) =>
+      isSuper(a)
+        ? undefined
+        : or(
+            eq(tareasTrabajador.trabajadorId, a.id),
+            and(asignableIn(a, tareasTrabajador.trabajadorId), viviendaIn(a, tareasTrabajador.viviendaId)),
+          ),
   },
   presupuestos: {
     table: presupuestos,
@@ -142,19 +164,21 @@ export function scopeFor(actor: Actor, resource: Resource, action: Action, messa
 }
 
 /**
- * DECISIONS S5, D8: the uploaded files this worker may read. An unattached one is its uploader's only; an
+ * DECISIONS S5, D6, D8: the uploaded files this worker may read. An unattached one is its uploader's only; an
  * attached one is seen by whoever sees the record it belongs to (a resident's document or cash movement, a
- * worker's photo).
+ * budget, a worker's photo).
  */
 export function uploadVisible(actor: Actor): SQL {
   const documento = resourceRules['documentos-usuario'].visible(actor)
   const movimiento = resourceRules['caja-usuario'].visible(actor)
   const trabajador = trabajadorIn(actor, uploads.fotoTrabajadorId)
+  const presupuesto = resourceRules.presupuestos.visible(actor)
   return or(
     and(
       isNull(uploads.documentoId),
       isNull(uploads.movimientoId),
       isNull(uploads.fotoTrabajadorId),
+      isNull(uploads.presupuestoId),
       eq(uploads.trabajadorId, actor.id),
     ),
     // A worker's photo: the worker itself, and whoever sees the worker (SPEC §2.10, §2.20).
@@ -166,5 +190,8 @@ export function uploadVisible(actor: Actor): SQL {
     movimiento
       ? sql`${uploads.movimientoId} in (select ${cajaUsuario.id} from ${cajaUsuario} where ${movimiento})`
       : sql`${uploads.movimientoId} is not null`,
+    presupuesto
+      ? sql`${uploads.presupuestoId} in (select ${presupuestos.id} from ${presupuestos} where ${presupuesto})`
+      : sql`${uploads.presupuestoId} is not null`,
   ) as SQL
 }

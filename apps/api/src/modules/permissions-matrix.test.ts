@@ -12,6 +12,9 @@ import {
   makeEmpresa,
   makeMovimientoCaja,
   makeNif,
+  makePlaningTarea,
+  makePresupuesto,
+  makeTareaTrabajador,
   makeUsuario,
   makeVivienda,
 } from '../test/factories'
@@ -20,7 +23,8 @@ import { testScenario } from '../test/scenario'
 
 /**
  * SPEC §6 and DECISIONS P1-P3 as a table: every endpoint of companies, homes, residents, contacts, resident
- * documents, cash movements and the files attached to them, workers and the access log, for each
+ * documents, cash movements, calendar tasks, worker tasks, budgets and the files attached to them, workers and
+ * the access log, for each
  * role, on a record of the worker's own company ('propia') and of another company ('ajena'). Each cell is
  * the exact status; for lists, whether the record is in the answer. Every cell works on fresh records.
  */
@@ -78,16 +82,33 @@ const contactBody = (empresaId: number) => ({
 })
 
 const documento = async (ctx: Ctx) => makeDocumento(t.db, (await resident(ctx)).id)
+const presupuesto = async (ctx: Ctx) => makePresupuesto(t.db, await home(ctx))
+const planing = async (ctx: Ctx) => {
+  const u = await resident(ctx)
+  return makePlaningTarea(t.db, [u.id], { empresaId: ctx.empresaId })
+}
+/** A task of an EMPLEADO colleague of the cell's company, in a home of that company. */
+const tareaDeColega = async (ctx: Ctx) => {
+  const colega = await t.worker('EMPLEADO', [ctx.empresaId])
+  return makeTareaTrabajador(t.db, colega.id, await home(ctx))
+}
+/** SPEC §6: a worker task is seen by SUPERADMIN, by an ADMIN of its company, and by its own worker only. */
+const TASK = (status: number): Row => ({ SUPERADMIN: [status, status], ADMIN: [status, 404], EMPLEADO: [404, 404] })
 const movimiento = async (ctx: Ctx) => makeMovimientoCaja(t.db, (await resident(ctx)).id)
 /** A file the worker uploaded, attached (by the database, as a colleague would) to a record of the cell's company. */
-async function attachedFile(ctx: Ctx, to: 'documento' | 'movimiento'): Promise<string> {
+async function attachedFile(ctx: Ctx, to: 'documento' | 'movimiento' | 'presupuesto'): Promise<string> {
   const res = await t.as(ctx.worker, {
     method: 'POST',
     url: '/api/uploads',
     ...multipart({ filename: 'f.png', content: samplePng() }),
   })
   const { id } = res.json() as { id: string }
-  const record = to === 'documento' ? { documentoId: (await documento(ctx)).id } : { movimientoId: (await movimiento(ctx)).id }
+  const record =
+    to === 'documento'
+      ? { documentoId: (await documento(ctx)).id }
+      : to === 'movimiento'
+        ? { movimientoId: (await movimiento(ctx)).id }
+        : { presupuestoId: (await presupuesto(ctx)).id }
   await t.db.update(uploads).set(record).where(eq(uploads.id, id))
   return id
 }
@@ -486,6 +507,145 @@ const cases: Case[] = [
     expected: OWN_ONLY(201),
   },
 
+  // Calendar tasks (DECISIONS D4, P1: tasks of the companies' residents).
+  {
+    endpoint: 'GET /api/planing-tareas',
+    prepare: async (ctx) => ({
+      request: { method: 'GET', url: '/api/planing-tareas?pageSize=100&desde=2026-02-01&hasta=2026-02-01' },
+      listed: (await planing(ctx)).id,
+    }),
+    expected: ALL_SEE,
+  },
+  {
+    endpoint: 'GET /api/planing-tareas/:id',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/planing-tareas/${(await planing(ctx)).id}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'POST /api/planing-tareas',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'POST',
+        url: '/api/planing-tareas',
+        payload: {
+          titulo: 'Cita',
+          descripcion: 'Revisión',
+          fecha: '2026-02-03',
+          hora: '10:00',
+          usuarioIds: [(await resident(ctx)).id],
+          empresaId: ctx.empresaId,
+        },
+      },
+    }),
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [201, 403] },
+  },
+  {
+    endpoint: 'PATCH /api/planing-tareas/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'PATCH', url: `/api/planing-tareas/${(await planing(ctx)).id}`, payload: { titulo: 'Otra' } },
+    }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'DELETE /api/planing-tareas/:id',
+    prepare: async (ctx) => ({ request: { method: 'DELETE', url: `/api/planing-tareas/${(await planing(ctx)).id}` } }),
+    expected: OWN_ONLY(204),
+  },
+
+  // Worker tasks (SPEC §6: the selector's rule; an EMPLEADO sees only its own).
+  {
+    endpoint: 'GET /api/tareas-trabajador',
+    prepare: async (ctx) => ({
+      request: { method: 'GET', url: '/api/tareas-trabajador?pageSize=100&sort=fecha&order=desc' },
+      listed: (await tareaDeColega(ctx)).id,
+    }),
+    expected: { SUPERADMIN: ['ve', 've'], ADMIN: ['ve', 'no ve'], EMPLEADO: ['no ve', 'no ve'] },
+  },
+  {
+    endpoint: 'GET /api/tareas-trabajador/:id',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/tareas-trabajador/${(await tareaDeColega(ctx)).id}` } }),
+    expected: TASK(200),
+  },
+  {
+    endpoint: 'POST /api/tareas-trabajador',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'POST',
+        url: '/api/tareas-trabajador',
+        payload: {
+          titulo: 'Revisar',
+          descripcion: 'Botiquín',
+          viviendaId: await home(ctx),
+          fecha: '2026-11-25',
+          prioridad: 'BAJA',
+        },
+      },
+    }),
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [201, 403] },
+  },
+  {
+    endpoint: 'PATCH /api/tareas-trabajador/:id',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'PATCH',
+        url: `/api/tareas-trabajador/${(await tareaDeColega(ctx)).id}`,
+        payload: { completada: true },
+      },
+    }),
+    expected: TASK(200),
+  },
+  {
+    endpoint: 'DELETE /api/tareas-trabajador/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'DELETE', url: `/api/tareas-trabajador/${(await tareaDeColega(ctx)).id}` },
+    }),
+    expected: TASK(204),
+  },
+
+  // Budgets (DECISIONS P1, A6: budgets of the companies' homes).
+  {
+    endpoint: 'GET /api/presupuestos',
+    prepare: async (ctx) => ({
+      request: { method: 'GET', url: '/api/presupuestos?pageSize=100&sort=fechaPrevista&order=desc' },
+      listed: (await presupuesto(ctx)).id,
+    }),
+    expected: ALL_SEE,
+  },
+  {
+    endpoint: 'GET /api/presupuestos/:id',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/presupuestos/${(await presupuesto(ctx)).id}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'POST /api/presupuestos',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'POST',
+        url: '/api/presupuestos',
+        payload: {
+          descripcion: 'Pintura del salón',
+          precio: '120,50',
+          fechaPrevista: '2099-01-10',
+          estado: 'PENDIENTE_APROBACION',
+          viviendaId: await home(ctx),
+        },
+      },
+    }),
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [201, 403] },
+  },
+  {
+    endpoint: 'PATCH /api/presupuestos/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'PATCH', url: `/api/presupuestos/${(await presupuesto(ctx)).id}`, payload: { estado: 'APROBADO' } },
+    }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'DELETE /api/presupuestos/:id',
+    prepare: async (ctx) => ({ request: { method: 'DELETE', url: `/api/presupuestos/${(await presupuesto(ctx)).id}` } }),
+    expected: OWN_ONLY(204),
+  },
+
   // Files attached to those records (DECISIONS S5): seen as their record is.
   {
     endpoint: 'GET /api/uploads/:id (documento)',
@@ -495,6 +655,11 @@ const cases: Case[] = [
   {
     endpoint: 'GET /api/uploads/:id (movimiento)',
     prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/uploads/${await attachedFile(ctx, 'movimiento')}` } }),
+    expected: OWN_ONLY(200),
+  },
+  {
+    endpoint: 'GET /api/uploads/:id (presupuesto)',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/uploads/${await attachedFile(ctx, 'presupuesto')}` } }),
     expected: OWN_ONLY(200),
   },
 ]
@@ -524,6 +689,10 @@ const SPEC_403 = new Set([
   'POST /api/usuarios',
   'POST /api/trabajadores',
   'POST /api/trabajadores/:id/empresas/:empresaId (destino)',
+  // Creating in another company's home (or for its residents) is 403 (DECISIONS P1), not a plain 400.
+  'POST /api/planing-tareas',
+  'POST /api/tareas-trabajador',
+  'POST /api/presupuestos',
 ])
 
 describe('the table agrees with the scope module (lib/scope.ts resourceRules)', () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { isPirTitle, pirStatus } from '@vb/shared'
+import { isPirTitle, madridDay, pirStatus } from '@vb/shared'
 import { count, eq, isNotNull } from 'drizzle-orm'
 import { fileTypeFromBuffer } from 'file-type'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -108,8 +108,30 @@ describe('demo data (DECISIONS R)', () => {
     expect(pir.some((n) => n.trabajadorId === empleado.id)).toBe(true)
   })
 
-  it('has budgets in every state', async () => {
-    const estados = new Set((await database.db.select().from(presupuestos)).map((p) => p.estado))
-    expect([...estados].sort()).toEqual(['APROBADO', 'PENDIENTE_APROBACION', 'REALIZADO'])
+  it('has budgets in every state; the decided ones say who decided', async () => {
+    const rows = await database.db.select().from(presupuestos)
+    expect([...new Set(rows.map((p) => p.estado))].sort()).toEqual(['APROBADO', 'PENDIENTE_APROBACION', 'REALIZADO'])
+    for (const p of rows.filter((r) => r.estado !== 'PENDIENTE_APROBACION')) expect(p.estadoCambiadoPor).toBeTruthy()
+    // DECISIONS D6: one carries its quote as a real uploaded file.
+    expect(await database.db.select().from(uploads).where(isNotNull(uploads.presupuestoId))).toHaveLength(1)
+  })
+
+  it('has calendar tasks this month (Madrid) for every company, today’s among them, one for everyone', async () => {
+    const rows = await database.db.select().from(planingTareas)
+    const month = madridDay(now).slice(0, 7)
+    expect(rows.every((r) => madridDay(r.fecha).startsWith(month))).toBe(true)
+    expect(new Set(rows.map((r) => r.empresaId)).size).toBe(3)
+    expect(rows.some((r) => madridDay(r.fecha) === madridDay(now))).toBe(true)
+    expect(rows.some((r) => r.todos)).toBe(true)
+  })
+
+  it('has worker tasks pending and completed for every demo account', async () => {
+    const tasks = await database.db.select().from(tareasTrabajador)
+    const accounts = await database.db.select().from(trabajadores)
+    for (const email of ['superadmin@demo.es', 'admin@demo.es', 'empleado@demo.es', 'nuevo@demo.es']) {
+      const id = accounts.find((a) => a.email === email)?.id
+      const own = tasks.filter((t) => t.trabajadorId === id)
+      expect(new Set(own.map((t) => t.completada)), email).toEqual(new Set([true, false]))
+    }
   })
 })

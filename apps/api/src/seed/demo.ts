@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { nifCheckLetter } from '@vb/shared'
+import { addDays, addMonthsToMonth, madridDateTime, madridDay, nifCheckLetter } from '@vb/shared'
 import { count, sql } from 'drizzle-orm'
 import type { Db, DbOrTx, Tx } from '../db/client'
 import {
@@ -170,7 +170,7 @@ async function seedFile(
   tx: Tx,
   dir: string,
   file: { nombre: string; mime: string; content: Buffer; trabajadorId: number; createdAt: Date },
-  to: { documentoId: number } | { movimientoId: number },
+  to: { documentoId: number } | { movimientoId: number } | { presupuestoId: number },
 ): Promise<void> {
   const id = randomUUID()
   await writeFile(path.join(dir, id), file.content, { mode: 0o600 })
@@ -405,172 +405,295 @@ async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> 
     const admin = byEmail.get('admin@demo.es')!
     const empleado = byEmail.get('empleado@demo.es')!
     const superadmin = byEmail.get('superadmin@demo.es')!
+    const nuevo = byEmail.get('nuevo@demo.es')!
+    // Calendar tasks of this month in Madrid (SPEC §2.9): spread over its days, today's among them, one for
+    // everyone (black) per company, some notifiable. Days past the month's end are left out.
+    const today = madridDay(now)
+    const monthStart = `${today.slice(0, 8)}01`
+    const monthLength = Number(addDays(addMonthsToMonth(monthStart, 1), -1).slice(8))
+    const todayNumber = Number(today.slice(8))
+    const inMonth = (n: number) => Math.min(Math.max(n, 1), monthLength)
+    const at = (n: number, hora: string) => madridDateTime(`${today.slice(0, 8)}${String(inMonth(n)).padStart(2, '0')}`, hora)
+    const planingSeed: Array<{
+      empresa: number
+      day: number
+      hora: string
+      titulo: string
+      descripcion: string
+      notificable?: boolean
+      todos?: boolean
+      creador: { id: number }
+      residentes?: number
+    }> = [
+      {
+        empresa: 0,
+        day: todayNumber,
+        hora: '10:00',
+        titulo: 'Cita médica',
+        descripcion: 'Revisión en el centro de salud',
+        notificable: true,
+        creador: empleado,
+      },
+      {
+        empresa: 0,
+        day: todayNumber,
+        hora: '17:30',
+        titulo: 'Taller de cocina',
+        descripcion: 'Actividad de grupo en la vivienda',
+        todos: true,
+        creador: admin,
+      },
+      {
+        empresa: 0,
+        day: todayNumber + 2,
+        hora: '11:00',
+        titulo: 'Visita familiar',
+        descripcion: 'Visita de la familia por la mañana',
+        creador: empleado,
+        residentes: 1,
+      },
+      {
+        empresa: 0,
+        day: todayNumber + 5,
+        hora: '09:15',
+        titulo: 'Análisis de sangre',
+        descripcion: 'En ayunas, centro de salud',
+        notificable: true,
+        creador: empleado,
+      },
+      {
+        empresa: 0,
+        day: 3,
+        hora: '12:00',
+        titulo: 'Compra de ropa',
+        descripcion: 'Acompañamiento a la tienda',
+        creador: admin,
+        residentes: 1,
+      },
+      { empresa: 0, day: 8, hora: '16:00', titulo: 'Fisioterapia', descripcion: 'Sesión semanal', creador: empleado },
+      {
+        empresa: 0,
+        day: 15,
+        hora: '10:30',
+        titulo: 'Excursión al parque',
+        descripcion: 'Salida de grupo',
+        todos: true,
+        creador: admin,
+      },
+      { empresa: 0, day: 22, hora: '18:00', titulo: 'Cine', descripcion: 'Sesión de tarde', creador: empleado, residentes: 3 },
+      {
+        empresa: 0,
+        day: 27,
+        hora: '09:00',
+        titulo: 'Renovación DNI',
+        descripcion: 'Acompañamiento a la comisaría',
+        notificable: true,
+        creador: admin,
+        residentes: 1,
+      },
+      {
+        empresa: 1,
+        day: todayNumber - 3,
+        hora: '09:00',
+        titulo: 'Renovación DNI',
+        descripcion: 'Acompañamiento a la comisaría',
+        notificable: true,
+        creador: admin,
+      },
+      {
+        empresa: 1,
+        day: todayNumber + 1,
+        hora: '12:00',
+        titulo: 'Excursión',
+        descripcion: 'Salida al parque',
+        todos: true,
+        creador: admin,
+      },
+      { empresa: 1, day: 12, hora: '10:00', titulo: 'Dentista', descripcion: 'Revisión anual', creador: admin, residentes: 1 },
+      {
+        empresa: 2,
+        day: todayNumber + 1,
+        hora: '16:00',
+        titulo: 'Reunión con trabajadora social',
+        descripcion: 'Seguimiento trimestral',
+        notificable: true,
+        creador: superadmin,
+      },
+      {
+        empresa: 2,
+        day: 20,
+        hora: '11:30',
+        titulo: 'Taller de memoria',
+        descripcion: 'Actividad semanal',
+        todos: true,
+        creador: superadmin,
+      },
+    ]
     const planing = await tx
       .insert(planingTareas)
-      .values([
-        {
-          fecha: day(now, 0, 10),
-          titulo: 'Cita médica',
-          descripcion: 'Revisión en el centro de salud',
-          notificable: true,
-          empresaId: empresaIds[0]!,
-          creadorId: empleado.id,
-        },
-        {
-          fecha: day(now, 2, 17),
-          titulo: 'Taller de cocina',
-          descripcion: 'Actividad de grupo en la vivienda',
-          notificable: false,
-          empresaId: empresaIds[0]!,
-          creadorId: admin.id,
-        },
-        {
-          fecha: day(now, 5, 11),
-          titulo: 'Visita familiar',
-          descripcion: 'Visita de la familia por la mañana',
-          notificable: false,
-          empresaId: empresaIds[0]!,
-          creadorId: empleado.id,
-        },
-        {
-          fecha: day(now, -3, 9),
-          titulo: 'Renovación DNI',
-          descripcion: 'Acompañamiento a la comisaría',
-          notificable: true,
-          empresaId: empresaIds[1]!,
-          creadorId: admin.id,
-        },
-        {
-          fecha: day(now, 8, 12),
-          titulo: 'Excursión',
-          descripcion: 'Salida al parque',
-          notificable: false,
-          empresaId: empresaIds[1]!,
-          creadorId: admin.id,
-        },
-        {
-          fecha: day(now, 1, 16),
-          titulo: 'Reunión con trabajadora social',
-          descripcion: 'Seguimiento trimestral',
-          notificable: true,
-          empresaId: empresaIds[2]!,
-          creadorId: superadmin.id,
-        },
-      ])
+      .values(
+        planingSeed.map((p) => ({
+          fecha: at(p.day, p.hora),
+          titulo: p.titulo,
+          descripcion: p.descripcion,
+          notificable: p.notificable ?? false,
+          todos: p.todos ?? false,
+          empresaId: empresaIds[p.empresa]!,
+          creadorId: p.creador.id,
+        })),
+      )
       .returning()
     const residentsOf = (empresaIndex: number) =>
       residents.filter((r) => homeRows.find((h) => h.id === r.viviendaId)?.empresaId === empresaIds[empresaIndex])
     await tx.insert(planingTareaUsuarios).values(
       planing.flatMap((p, i) => {
-        const list = residentsOf(empresaIds.indexOf(p.empresaId!))
-        const chosen = i === 1 ? list : list.slice(i, i + 2)
+        const seed = planingSeed[i]!
+        const list = residentsOf(seed.empresa)
+        const chosen = seed.todos ? list : list.slice(i % list.length, (i % list.length) + (seed.residentes ?? 2))
         return chosen.map((r) => ({ tareaId: p.id, usuarioId: r.id }))
       }),
     )
 
-    await tx.insert(tareasTrabajador).values([
-      {
-        titulo: 'Revisar botiquín',
-        descripcion: 'Comprobar caducidades del botiquín',
-        fecha: day(now, 1),
-        prioridad: 'ALTA',
-        viviendaId: homeRows[0]!.id,
-        trabajadorId: empleado.id,
-        creadorId: admin.id,
-      },
-      {
-        titulo: 'Compra semanal',
-        descripcion: 'Lista de la compra de la semana',
-        fecha: day(now, 2),
-        prioridad: 'MEDIA',
-        viviendaId: homeRows[1]!.id,
-        trabajadorId: empleado.id,
-        creadorId: empleado.id,
-      },
-      {
-        titulo: 'Actualizar inventario',
-        descripcion: 'Inventario de ropa de cama',
-        fecha: day(now, -2),
-        prioridad: 'BAJA',
-        completada: true,
-        viviendaId: homeRows[0]!.id,
-        trabajadorId: empleado.id,
-        creadorId: empleado.id,
-      },
-      {
-        titulo: 'Preparar informe mensual',
-        descripcion: 'Informe de ocupación para dirección',
-        fecha: day(now, 4),
-        prioridad: 'ALTA',
-        viviendaId: homeRows[4]!.id,
-        trabajadorId: admin.id,
-        creadorId: admin.id,
-      },
-      {
-        titulo: 'Coordinar reforma baño',
-        descripcion: 'Hablar con el proveedor de reformas',
-        fecha: day(now, 6),
-        prioridad: 'MEDIA',
-        viviendaId: homeRows[5]!.id,
-        trabajadorId: admin.id,
-        creadorId: superadmin.id,
-      },
-      {
-        titulo: 'Revisar contratos',
-        descripcion: 'Contratos de alojamiento pendientes de firma',
-        fecha: day(now, -5),
-        prioridad: 'MEDIA',
-        completada: true,
-        viviendaId: homeRows[7]!.id,
-        trabajadorId: superadmin.id,
-        creadorId: superadmin.id,
-      },
-    ])
+    // Worker tasks in both states for every demo worker, in homes of their companies.
+    const task = (
+      titulo: string,
+      descripcion: string,
+      offset: number,
+      prioridad: 'ALTA' | 'MEDIA' | 'BAJA',
+      home: number,
+      trabajador: { id: number },
+      creador: { id: number },
+      completada = false,
+    ) => ({
+      titulo,
+      descripcion,
+      fecha: day(now, offset),
+      prioridad,
+      completada,
+      viviendaId: homeRows[home]!.id,
+      trabajadorId: trabajador.id,
+      creadorId: creador.id,
+    })
+    await tx
+      .insert(tareasTrabajador)
+      .values([
+        task('Revisar botiquín', 'Comprobar caducidades del botiquín', 1, 'ALTA', 0, empleado, admin),
+        task('Compra semanal', 'Lista de la compra de la semana', 2, 'MEDIA', 1, empleado, empleado),
+        task('Llamar al fontanero', 'La cisterna del baño pierde agua', -1, 'ALTA', 2, empleado, admin),
+        task('Actualizar inventario', 'Inventario de ropa de cama', -2, 'BAJA', 0, empleado, empleado, true),
+        task('Preparar informe mensual', 'Informe de ocupación para dirección', 4, 'ALTA', 4, admin, admin),
+        task('Coordinar reforma baño', 'Hablar con el proveedor de reformas', 6, 'MEDIA', 5, admin, superadmin),
+        task('Revisar facturas', 'Facturas de suministros del mes', -4, 'BAJA', 1, admin, admin, true),
+        task('Visitar la vivienda', 'Revisión trimestral con el equipo', 1, 'MEDIA', 3, admin, admin),
+        task('Revisar contratos', 'Contratos de alojamiento pendientes de firma', -5, 'MEDIA', 7, superadmin, superadmin, true),
+        task('Auditoría de seguridad', 'Revisión anual de extintores', 9, 'ALTA', 8, superadmin, superadmin),
+        task('Conocer la vivienda', 'Visita con la coordinadora', 3, 'MEDIA', 0, nuevo, admin),
+        task('Leer el protocolo', 'Protocolo de acogida de residentes', -3, 'BAJA', 0, nuevo, admin, true),
+      ])
 
-    await tx.insert(presupuestos).values([
-      {
-        descripcion: 'Pintura del salón y pasillo',
-        precio: '1250.00',
-        fechaPrevista: day(now, 20),
-        estado: 'PENDIENTE_APROBACION',
-        viviendaId: homeRows[0]!.id,
-      },
-      {
-        descripcion: 'Cambio de caldera',
-        precio: '2399.90',
-        fechaPrevista: day(now, 35),
-        estado: 'APROBADO',
-        viviendaId: homeRows[1]!.id,
-      },
-      {
-        descripcion: 'Reparación de persianas',
-        precio: '180.50',
-        fechaPrevista: day(now, -10),
-        estado: 'REALIZADO',
-        viviendaId: homeRows[2]!.id,
-      },
-      {
-        descripcion: 'Mobiliario de cocina (armarios)',
-        precio: '3100.00',
-        fechaPrevista: null,
-        estado: 'PENDIENTE_APROBACION',
-        viviendaId: homeRows[4]!.id,
-      },
-      {
-        descripcion: 'Revisión instalación eléctrica',
-        precio: '420.00',
-        fechaPrevista: day(now, 12),
-        estado: 'APROBADO',
-        viviendaId: homeRows[5]!.id,
-      },
-      {
-        descripcion: 'Adaptación de baño accesible',
-        precio: '5400.75',
-        fechaPrevista: day(now, -30),
-        estado: 'REALIZADO',
-        viviendaId: homeRows[7]!.id,
-      },
-    ])
+    // Budgets in every state; the approved and done ones say who decided, and when.
+    const decidio = (quien: { id: number; nombre: string; apellidos: string }, offset: number) => ({
+      estadoCambiadoPorId: quien.id,
+      estadoCambiadoPor: `${quien.nombre} ${quien.apellidos}`,
+      estadoCambiadoEn: day(now, offset, 12),
+    })
+    const budgets = await tx
+      .insert(presupuestos)
+      .values([
+        {
+          descripcion: 'Pintura del salón y pasillo',
+          precio: '1250.00',
+          fechaPrevista: day(now, 20),
+          estado: 'PENDIENTE_APROBACION',
+          viviendaId: homeRows[0]!.id,
+        },
+        {
+          descripcion: 'Cambio de caldera',
+          precio: '2399.90',
+          fechaPrevista: day(now, 35),
+          estado: 'APROBADO',
+          viviendaId: homeRows[1]!.id,
+          ...decidio(admin, -2),
+        },
+        {
+          descripcion: 'Reparación de persianas',
+          precio: '180.50',
+          fechaPrevista: day(now, -10),
+          estado: 'REALIZADO',
+          viviendaId: homeRows[2]!.id,
+          ...decidio(empleado, -9),
+        },
+        {
+          descripcion: 'Sustitución de grifería (cocina y baño)',
+          precio: '345.20',
+          fechaPrevista: day(now, 8),
+          estado: 'PENDIENTE_APROBACION',
+          viviendaId: homeRows[0]!.id,
+        },
+        {
+          descripcion: 'Colchones viscoelásticos (x4)',
+          precio: '1196.00',
+          fechaPrevista: day(now, 15),
+          estado: 'APROBADO',
+          viviendaId: homeRows[0]!.id,
+          ...decidio(admin, -1),
+        },
+        {
+          descripcion: 'Revisión anual de la calefacción',
+          precio: '95.00',
+          fechaPrevista: day(now, -20),
+          estado: 'REALIZADO',
+          viviendaId: homeRows[3]!.id,
+          ...decidio(admin, -19),
+        },
+        {
+          descripcion: 'Mobiliario de cocina (armarios)',
+          precio: '3100.00',
+          fechaPrevista: null,
+          estado: 'PENDIENTE_APROBACION',
+          viviendaId: homeRows[4]!.id,
+        },
+        {
+          descripcion: 'Revisión instalación eléctrica',
+          precio: '420.00',
+          fechaPrevista: day(now, 12),
+          estado: 'APROBADO',
+          viviendaId: homeRows[5]!.id,
+          ...decidio(admin, -3),
+        },
+        {
+          descripcion: 'Adaptación de baño accesible',
+          precio: '5400.75',
+          fechaPrevista: day(now, -30),
+          estado: 'REALIZADO',
+          viviendaId: homeRows[7]!.id,
+          ...decidio(superadmin, -31),
+        },
+        {
+          descripcion: 'Rampa de acceso al portal',
+          precio: '2890.00',
+          fechaPrevista: day(now, 40),
+          estado: 'PENDIENTE_APROBACION',
+          viviendaId: homeRows[8]!.id,
+        },
+      ])
+      .returning()
+    // DECISIONS D6: a budget carries a real file (the quote), not a placeholder URL.
+    if (options.uploadsDir) {
+      const caldera = budgets.find((b) => b.descripcion === 'Cambio de caldera')!
+      await seedFile(
+        tx,
+        options.uploadsDir,
+        {
+          nombre: 'presupuesto-caldera.pdf',
+          mime: 'application/pdf',
+          content: await samplePdf(['Presupuesto: cambio de caldera', 'Importe: 2.399,90 €']),
+          trabajadorId: admin.id,
+          createdAt: day(now, -3),
+        },
+        { presupuestoId: caldera.id },
+      )
+    }
 
     const notif: Array<typeof notificaciones.$inferInsert> = []
     for (const w of [superadmin, admin, empleado]) {

@@ -8,6 +8,8 @@ import {
   empresas,
   planingTareas,
   planingTareaUsuarios,
+  presupuestos,
+  tareasTrabajador,
   usuarios,
   viviendas,
 } from '../db/schema'
@@ -82,4 +84,38 @@ export async function makePlaningTarea(db: Db, usuarioIds: number[], values: Par
   if (usuarioIds.length)
     await db.insert(planingTareaUsuarios).values(usuarioIds.map((usuarioId) => ({ tareaId: row.id, usuarioId })))
   return row
+}
+
+export async function makePresupuesto(db: Db, viviendaId: number, values: Partial<typeof presupuestos.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(presupuestos)
+    .values({
+      descripcion: `Presupuesto ${next()}`,
+      precio: '100.00',
+      fechaPrevista: new Date('2026-12-15T09:00:00Z'),
+      viviendaId,
+      ...values,
+    })
+    .returning()
+  return row!
+}
+
+export async function makeTareaTrabajador(
+  db: Db,
+  trabajadorId: number,
+  viviendaId: number | null,
+  values: Partial<typeof tareasTrabajador.$inferInsert> = {},
+) {
+  const [row] = await db
+    .insert(tareasTrabajador)
+    .values({
+      titulo: `Tarea ${next()}`,
+      descripcion: 'Descripción',
+      fecha: new Date('2026-11-25T09:00:00Z'),
+      trabajadorId,
+      viviendaId,
+      ...values,
+    })
+    .returning()
+  return row!
 }

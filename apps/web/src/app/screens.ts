@@ -121,17 +121,36 @@ export const screens = {
   planing: {
     path: '/planing',
     title: 'Planing',
+    resource: 'planing-tareas',
+    // Each task shows its residents' names.
+    shows: ['usuarios'],
     menu: { group: 'main', label: 'Planing dia tareas', icon: 'calendar3' },
+    load: page(
+      () => import('../features/planing/planing-page'),
+      (m) => m.PlaningPage,
+    ),
   },
   tareas: {
     path: '/tareas',
     title: 'Tareas',
+    resource: 'tareas-trabajador',
+    shows: ['viviendas'],
     menu: { group: 'main', label: 'Tareas Trabajador', icon: 'list-check' },
+    load: page(
+      () => import('../features/tareas/tareas-page'),
+      (m) => m.TareasPage,
+    ),
   },
   presupuestos: {
     path: '/presupuestos',
     title: 'Presupuestos',
+    resource: 'presupuestos',
+    shows: ['viviendas'],
     menu: { group: 'main', label: 'Presupuestos', icon: 'cash-coin' },
+    load: page(
+      () => import('../features/presupuestos/presupuestos-page'),
+      (m) => m.PresupuestosPage,
+    ),
   },
   contactos: {
     path: '/contactos',

@@ -54,7 +54,9 @@ function Feedback({ id, message, helpId, help }: { id: string; message?: string;
 }
 
 interface TextFieldProps<T extends FieldValues, C, O> extends FieldProps<T, C, O> {
-  type?: 'text' | 'email' | 'tel' | 'url' | 'date'
+  type?: 'text' | 'email' | 'tel' | 'url' | 'date' | 'datetime-local'
+  /** A text of several lines (a description): a textarea of this many rows. */
+  rows?: number
   placeholder?: string
   autoComplete?: string
   /** The phone keyboard to offer (amounts: 'decimal'). */
@@ -75,11 +77,12 @@ export function TextField<T extends FieldValues, C, O>({
   autoComplete,
   inputMode,
   suffix,
+  rows,
 }: TextFieldProps<T, C, O>) {
   const { id, message, errorId, helpId, registered } = useFieldBinding(form, name)
   const control = (
     <Form.Control
-      type={type}
+      {...(rows ? { as: 'textarea' as const, rows } : { type })}
       placeholder={placeholder}
       autoComplete={autoComplete ?? 'off'}
       autoFocus={autoFocus}
@@ -88,6 +91,7 @@ export function TextField<T extends FieldValues, C, O>({
       aria-invalid={message ? true : undefined}
       aria-describedby={message ? errorId : help ? helpId : undefined}
       {...(type === 'date' ? { min: '1900-01-01', max: '2100-12-31' } : {})}
+      {...(type === 'datetime-local' ? { min: '1900-01-01T00:00', max: '2100-12-31T23:59' } : {})}
       {...registered}
     />
   )

@@ -3,16 +3,20 @@ import arrowLeft from 'bootstrap-icons/icons/arrow-left.svg?raw'
 import bell from 'bootstrap-icons/icons/bell.svg?raw'
 import boxArrowRight from 'bootstrap-icons/icons/box-arrow-right.svg?raw'
 import building from 'bootstrap-icons/icons/building.svg?raw'
+import calendarCheck from 'bootstrap-icons/icons/calendar-check.svg?raw'
 import calendarEvent from 'bootstrap-icons/icons/calendar-event.svg?raw'
 import calendar3 from 'bootstrap-icons/icons/calendar3.svg?raw'
 import cashCoin from 'bootstrap-icons/icons/cash-coin.svg?raw'
 import checkCircle from 'bootstrap-icons/icons/check-circle.svg?raw'
 import checkCircleFill from 'bootstrap-icons/icons/check-circle-fill.svg?raw'
+import check2Circle from 'bootstrap-icons/icons/check2-circle.svg?raw'
 import chevronDown from 'bootstrap-icons/icons/chevron-down.svg?raw'
+import chevronLeft from 'bootstrap-icons/icons/chevron-left.svg?raw'
 import chevronRight from 'bootstrap-icons/icons/chevron-right.svg?raw'
 import chevronUp from 'bootstrap-icons/icons/chevron-up.svg?raw'
 import clipboard from 'bootstrap-icons/icons/clipboard.svg?raw'
 import clipboardCheck from 'bootstrap-icons/icons/clipboard-check.svg?raw'
+import clock from 'bootstrap-icons/icons/clock.svg?raw'
 import download from 'bootstrap-icons/icons/download.svg?raw'
 import envelopeCheck from 'bootstrap-icons/icons/envelope-check.svg?raw'
 import exclamationTriangle from 'bootstrap-icons/icons/exclamation-triangle.svg?raw'
@@ -80,12 +84,16 @@ const svgs = {
   bell,
   'box-arrow-right': boxArrowRight,
   building,
+  'calendar-check': calendarCheck,
   'calendar-event': calendarEvent,
   calendar3,
   'cash-coin': cashCoin,
   'check-circle': checkCircle,
   'check-circle-fill': checkCircleFill,
+  'check2-circle': check2Circle,
+  clock,
   'chevron-down': chevronDown,
+  'chevron-left': chevronLeft,
   'chevron-right': chevronRight,
   'chevron-up': chevronUp,
   'envelope-check': envelopeCheck,

@@ -112,6 +112,7 @@ function receiptOf(r: LedgerRow): UploadRow | null {
     documentoId: null,
     movimientoId: Number(r.id),
     fotoTrabajadorId: null,
+    presupuestoId: null,
     createdAt: asDate(r.up_created as Date),
   }
 }

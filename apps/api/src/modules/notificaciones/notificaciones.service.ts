@@ -1,10 +1,21 @@
-import { AppError, type Notificacion, notificacionTipos } from '@vb/shared'
-import { and, count, desc, eq, isNull } from 'drizzle-orm'
+import {
+  AppError,
+  type ListPage,
+  type Notificacion,
+  type NotificacionListQuery,
+  type notificacionCreateSchema,
+  notificacionMessages,
+  notificacionTipos,
+} from '@vb/shared'
+import { and, asc, count, desc, eq, isNull, or } from 'drizzle-orm'
+import type { z } from 'zod'
 import type { DbOrTx } from '../../db/client'
-import { notificaciones } from '../../db/schema'
+import { notificaciones, trabajadores } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { announceNotificaciones } from '../../lib/notification-hub'
+import { listPage, logChange, pageWindow, where } from '../../lib/records'
+import { trabajadorIn } from '../../lib/scope'
 
 type Row = typeof notificaciones.$inferSelect
 
@@ -81,4 +92,84 @@ export async function dismissNotificacion(deps: AppDeps, actor: Actor, id: numbe
     .where(and(eq(notificaciones.id, id), eq(notificaciones.trabajadorId, actor.id), isNull(notificaciones.descartadaEn)))
     .returning({ id: notificaciones.id })
   if (!dismissed.length) throw new AppError('NOT_FOUND', 'No se ha encontrado la notificación.')
+}
+
+const mine = (actor: Actor) => and(eq(notificaciones.trabajadorId, actor.id), isNull(notificaciones.descartadaEn))
+
+/**
+ * GET /notificaciones (SPEC §7; DECISIONS A4, D13): the caller's own notifications not yet dismissed, newest
+ * first, server-paged with a bounded total (notificaciones_trabajador_idx: worker, date).
+ */
+export async function listNotificaciones(
+  deps: AppDeps,
+  actor: Actor,
+  query: NotificacionListQuery,
+): Promise<ListPage<Notificacion>> {
+  const condition = mine(actor)
+  const { limit, offset } = pageWindow(query)
+  const rows = deps.db
+    .select()
+    .from(notificaciones)
+    .where(condition)
+    .orderBy(
+      ...(query.order === 'asc'
+        ? [asc(notificaciones.fechaNotificacion), asc(notificaciones.id)]
+        : [desc(notificaciones.fechaNotificacion), desc(notificaciones.id)]),
+    )
+    .limit(limit)
+    .offset(offset)
+  return listPage(
+    deps.db,
+    rows.then((r) => r.map(toNotificacion)),
+    { from: notificaciones, where: condition },
+  )
+}
+
+/**
+ * POST /notificaciones (SPEC §7): a notification for a worker who shares a company with the caller (or the
+ * caller itself); any other worker answers 404 as if it did not exist. Created through createNotificaciones,
+ * so the worker's open streams hear of it on commit, and logged in the same transaction (DECISIONS L1).
+ */
+export async function createNotificacion(
+  deps: AppDeps,
+  actor: Actor,
+  input: z.output<typeof notificacionCreateSchema>,
+): Promise<Notificacion> {
+  return deps.db.transaction(async (tx) => {
+    // SUPERADMIN shares every company (no condition); others, the workers of their companies, or themselves.
+    const shares = trabajadorIn(actor, trabajadores.id)
+    const [worker] = await tx
+      .select({ id: trabajadores.id, nombre: trabajadores.nombre, apellidos: trabajadores.apellidos })
+      .from(trabajadores)
+      .where(where(eq(trabajadores.id, input.trabajadorId), shares ? or(eq(trabajadores.id, actor.id), shares) : undefined))
+    if (!worker) throw new AppError('NOT_FOUND', notificacionMessages.trabajadorNoEncontrado)
+    const [created] = await createNotificaciones(tx, [
+      {
+        titulo: input.titulo,
+        descripcion: input.descripcion,
+        tipo: input.tipo,
+        trabajadorId: worker.id,
+        fechaNotificacion: input.fechaNotificacion ? new Date(input.fechaNotificacion) : deps.clock.now(),
+      },
+    ])
+    const notificacion = toNotificacion(created as Row)
+    await logChange(tx, actor, {
+      accion: 'Crear notificación',
+      url: '/notificaciones',
+      cambio: 'create',
+      descripcion: `Notificación para ${worker.nombre} ${worker.apellidos}: ${input.titulo}`,
+      despues: notificacion,
+    })
+    return notificacion
+  })
+}
+
+/** 'Marcar todas como leídas': dismisses every notification of the caller's; answers how many. */
+export async function dismissAll(deps: AppDeps, actor: Actor): Promise<number> {
+  const dismissed = await deps.db
+    .update(notificaciones)
+    .set({ descartadaEn: deps.clock.now() })
+    .where(mine(actor))
+    .returning({ id: notificaciones.id })
+  return dismissed.length
 }

@@ -1,5 +1,7 @@
+import { notificacionMessages } from '@vb/shared'
+import { desc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { notificaciones } from '../../db/schema'
+import { empresas, logs, notificaciones } from '../../db/schema'
 import { testApp } from '../../test/scenario'
 
 const t = await testApp()
@@ -56,5 +58,107 @@ describe('notifications of the bell (SPEC §2.2, §7)', () => {
   it('requires a token', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/trabajadores/1/notificaciones' })).statusCode).toBe(401)
     expect((await t.app.inject({ method: 'DELETE', url: '/api/notificaciones/1' })).statusCode).toBe(401)
+  })
+})
+
+describe('GET /api/notificaciones: the caller’s own, server-paged (SPEC §7, DECISIONS A4)', () => {
+  it('lists only the caller’s undismissed notifications, newest first, with X-Total-Count', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    const other = await t.worker('EMPLEADO', [])
+    const at = (d: string) => new Date(`2026-11-${d}T10:00:00Z`)
+    await t.db.insert(notificaciones).values([
+      { titulo: 'Uno', descripcion: 'a', trabajadorId: w.id, fechaNotificacion: at('01') },
+      { titulo: 'Tres', descripcion: 'c', trabajadorId: w.id, fechaNotificacion: at('03') },
+      { titulo: 'Dos', descripcion: 'b', trabajadorId: w.id, fechaNotificacion: at('02') },
+      { titulo: 'Vieja', descripcion: 'd', trabajadorId: w.id, fechaNotificacion: at('04'), descartadaEn: at('05') },
+      { titulo: 'Ajena', descripcion: 'e', trabajadorId: other.id, fechaNotificacion: at('05') },
+    ])
+    const page = await t.as(w, { method: 'GET', url: '/api/notificaciones?pageSize=2' })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['x-total-count']).toBe('3')
+    expect(page.json().map((n: { titulo: string }) => n.titulo)).toEqual(['Tres', 'Dos'])
+    const second = await t.as(w, { method: 'GET', url: '/api/notificaciones?pageSize=2&page=2' })
+    expect(second.json().map((n: { titulo: string }) => n.titulo)).toEqual(['Uno'])
+    expect((await t.as(w, { method: 'GET', url: '/api/notificaciones?pageSize=500' })).statusCode).toBe(400)
+    expect((await t.app.inject({ method: 'GET', url: '/api/notificaciones' })).statusCode).toBe(401)
+  })
+})
+
+describe('POST /api/notificaciones (SPEC §7)', () => {
+  it('creates one for a worker sharing a company, logged; another company’s worker is 404 and nothing is stored', async () => {
+    const [a, b] = await t.db
+      .insert(empresas)
+      .values([{ nombre: 'Noti A' }, { nombre: 'Noti B' }])
+      .returning()
+    const admin = await t.worker('ADMIN', [a!.id])
+    const mate = await t.worker('EMPLEADO', [a!.id])
+    const stranger = await t.worker('EMPLEADO', [b!.id])
+    const res = await t.as(admin, {
+      method: 'POST',
+      url: '/api/notificaciones',
+      payload: { titulo: 'Revisa el botiquín', descripcion: 'Antes del viernes', tipo: 'TAREA', trabajadorId: mate.id },
+    })
+    expect(res.statusCode, res.body).toBe(201)
+    expect(res.json()).toMatchObject({ titulo: 'Revisa el botiquín', tipo: 'TAREA', trabajadorId: mate.id })
+    const mine = await t.as(mate, { method: 'GET', url: '/api/notificaciones' })
+    expect(mine.json().map((n: { id: number }) => n.id)).toEqual([res.json().id])
+    const [log] = await t.db.select().from(logs).where(eq(logs.trabajadorId, admin.id)).orderBy(desc(logs.id)).limit(1)
+    expect(log).toMatchObject({ accion: 'Crear notificación', tipo: 'success', viviendaId: null })
+
+    const before = (await t.db.select().from(notificaciones).where(eq(notificaciones.trabajadorId, stranger.id))).length
+    const foreign = await t.as(admin, {
+      method: 'POST',
+      url: '/api/notificaciones',
+      payload: { titulo: 'Hola', descripcion: 'x', tipo: 'info', trabajadorId: stranger.id },
+    })
+    expect(foreign.statusCode).toBe(404)
+    expect(foreign.json().message).toBe(notificacionMessages.trabajadorNoEncontrado)
+    const missing = await t.as(admin, {
+      method: 'POST',
+      url: '/api/notificaciones',
+      payload: { titulo: 'Hola', descripcion: 'x', tipo: 'info', trabajadorId: 999_999 },
+    })
+    expect(missing.statusCode).toBe(404)
+    expect((await t.db.select().from(notificaciones).where(eq(notificaciones.trabajadorId, stranger.id))).length).toBe(before)
+    const superadmin = await t.worker('SUPERADMIN', [])
+    const bySuper = await t.as(superadmin, {
+      method: 'POST',
+      url: '/api/notificaciones',
+      payload: { titulo: 'Hola', descripcion: 'x', trabajadorId: stranger.id },
+    })
+    expect(bySuper.statusCode).toBe(201)
+    expect(bySuper.json().tipo).toBe('info')
+  })
+
+  it('validates like every write: each field’s message', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    const res = await t.as(w, {
+      method: 'POST',
+      url: '/api/notificaciones',
+      payload: { titulo: '', tipo: 'OTRO', fechaNotificacion: '2026-02-30' },
+    })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().fieldErrors).toEqual({
+      titulo: notificacionMessages.tituloObligatorio,
+      descripcion: notificacionMessages.descripcionObligatoria,
+      tipo: notificacionMessages.tipoInvalido,
+      fechaNotificacion: notificacionMessages.fechaInvalida,
+      trabajadorId: notificacionMessages.trabajadorObligatorio,
+    })
+  })
+})
+
+describe('DELETE /api/notificaciones: mark all as read', () => {
+  it('dismisses every notification of the caller, none of others', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    const other = await t.worker('EMPLEADO', [])
+    await t.db.insert(notificaciones).values([
+      { titulo: 'a', descripcion: 'a', trabajadorId: w.id },
+      { titulo: 'b', descripcion: 'b', trabajadorId: w.id },
+      { titulo: 'c', descripcion: 'c', trabajadorId: other.id },
+    ])
+    expect((await t.as(w, { method: 'DELETE', url: '/api/notificaciones' })).statusCode).toBe(204)
+    expect((await t.as(w, { method: 'GET', url: '/api/notificaciones' })).json()).toEqual([])
+    expect((await t.as(other, { method: 'GET', url: '/api/notificaciones' })).json()).toHaveLength(1)
   })
 })

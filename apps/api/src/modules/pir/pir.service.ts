@@ -1,4 +1,4 @@
-import { type PirBadge, type PirStatus, pirNotification, pirStatus } from '@vb/shared'
+import { addDays, PIR_WARNING_DAYS, type PirBadge, type PirStatus, pirNotification, pirStatus } from '@vb/shared'
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import type { Clock } from '../../lib/clock'
@@ -13,6 +13,22 @@ import { createNotificaciones } from '../notificaciones/notificaciones.service'
 /** The latest PIR date of the resident whose id is `usuarioId` (a correlated subquery; null without PIR). */
 export function latestPirFecha(usuarioId: AnyColumn | SQL | SQL.Aliased): SQL<Date | null> {
   return sql<Date | null>`(select max(d.fecha) from documentos_usuario d where d.usuario_id = ${usuarioId} and upper(trim(d.titulo)) = 'PIR')`
+}
+
+/**
+ * The Madrid day the resident's PIR expires (its latest PIR date + 6 months), or null without PIR: the
+ * shared `pirStatus` rule in SQL (PostgreSQL's month arithmetic clips to the month's end as it does).
+ */
+export function pirCaducidad(usuarioId: AnyColumn | SQL | SQL.Aliased): SQL<string | null> {
+  return sql<string | null>`(((${latestPirFecha(usuarioId)}) at time zone 'Europe/Madrid')::date + interval '6 months')::date`
+}
+
+/** The resident's PIR is in `estado` today (`hoy`, a Madrid day): caducado, or aviso (0-30 days left). */
+export function pirEstadoEs(usuarioId: AnyColumn | SQL, estado: 'caducado' | 'aviso', hoy: string): SQL {
+  const caducidad = pirCaducidad(usuarioId)
+  return estado === 'caducado'
+    ? sql`${caducidad} < ${hoy}::date`
+    : sql`${caducidad} between ${hoy}::date and ${addDays(hoy, PIR_WARNING_DAYS)}::date`
 }
 
 /** A row's latest PIR date (as the driver gives it) → its status today. */

@@ -14,7 +14,7 @@ import {
   uploadMessages,
   uploadReference,
 } from '@vb/shared'
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lt, type SQL } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { fileTypeFromFile } from 'file-type'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -29,7 +29,6 @@ import { loadActor } from '../../plugins/auth'
 export type UploadRow = typeof uploads.$inferSelect
 
 /** An upload attached to no record yet (its uploader's only). */
-const unattached = and(isNull(uploads.documentoId), isNull(uploads.movimientoId), isNull(uploads.fotoTrabajadorId))
 type Extension = (typeof UPLOAD_EXTENSIONS)[number]
 
 /** The type each accepted extension must have by content (file-type's answer), and the type it is served as. */
@@ -179,7 +178,11 @@ export async function receiveUpload(deps: AppDeps, actor: Actor, request: Fastif
 }
 
 /** Signed links of an upload for this worker (DECISIONS S5). */
-export function archivoOf(files: FileStore, actor: Pick<Actor, 'id'>, row: UploadRow): Archivo {
+export function archivoOf(
+  files: FileStore,
+  actor: Pick<Actor, 'id'>,
+  row: Pick<UploadRow, 'id' | 'nombreOriginal' | 'mime' | 'tamano'>,
+): Archivo {
   const ver = files.sign(row.id, actor.id, 'ver')
   const descargar = files.sign(row.id, actor.id, 'descargar')
   return {
@@ -202,7 +205,7 @@ export function toUpload(files: FileStore, actor: Pick<Actor, 'id'>, row: Upload
     tamano: row.tamano,
     sha256: row.sha256,
     createdAt: row.createdAt.toISOString(),
-    adjunto: row.documentoId !== null || row.movimientoId !== null || row.fotoTrabajadorId !== null,
+    adjunto: row.documentoId !== null || row.movimientoId !== null || row.presupuestoId !== null || row.fotoTrabajadorId !== null,
     archivo: archivoOf(files, actor, row),
   }
 }
@@ -273,13 +276,25 @@ export async function serveUpload(
 export async function removeUpload(deps: AppDeps, actor: Actor, id: string): Promise<void> {
   const deleted = await deps.db
     .delete(uploads)
-    .where(and(eq(uploads.id, id), eq(uploads.trabajadorId, actor.id), unattached))
+    .where(and(eq(uploads.id, id), eq(uploads.trabajadorId, actor.id), unattached()))
     .returning({ id: uploads.id })
   if (!deleted.length) throw new AppError('NOT_FOUND', uploadMessages.noEncontrado)
   await discardFiles(deps, [id])
 }
 
-export type Attachment = { documentoId: number } | { movimientoId: number } | { fotoTrabajadorId: number }
+/** The records a file can be attached to: a document, a cash movement, a budget or a worker as its photo (DECISIONS D6, D8). */
+export type AttachmentColumn = 'documentoId' | 'movimientoId' | 'presupuestoId' | 'fotoTrabajadorId'
+export type Attachment =
+  | { documentoId: number }
+  | { movimientoId: number }
+  | { presupuestoId: number }
+  | { fotoTrabajadorId: number }
+const attachmentColumns: readonly AttachmentColumn[] = ['documentoId', 'movimientoId', 'presupuestoId', 'fotoTrabajadorId']
+
+/** A file no record has taken yet (its uploader's only). */
+export function unattached(): SQL {
+  return and(...attachmentColumns.map((c) => isNull(uploads[c]))) as SQL
+}
 
 /**
  * Attaches an upload to a record, in the record's transaction: only an unattached upload of this worker
@@ -292,7 +307,7 @@ export async function attachUpload(tx: Tx, actor: Actor, reference: string, to: 
     ? await tx
         .update(uploads)
         .set(to)
-        .where(and(eq(uploads.id, id), eq(uploads.trabajadorId, actor.id), unattached))
+        .where(and(eq(uploads.id, id), eq(uploads.trabajadorId, actor.id), unattached()))
         .returning()
     : []
   if (!row) throw new AppError('VALIDATION_FAILED', uploadMessages.noDisponible, { [field]: uploadMessages.noDisponible })
@@ -301,22 +316,13 @@ export async function attachUpload(tx: Tx, actor: Actor, reference: string, to: 
 
 /** The upload attached to a record, if any. */
 export async function uploadOf(db: DbOrTx, of: Attachment): Promise<UploadRow | undefined> {
-  const condition =
-    'documentoId' in of
-      ? eq(uploads.documentoId, of.documentoId)
-      : 'movimientoId' in of
-        ? eq(uploads.movimientoId, of.movimientoId)
-        : eq(uploads.fotoTrabajadorId, of.fotoTrabajadorId)
-  const [row] = await db.select().from(uploads).where(condition)
+  const [column, id] = Object.entries(of)[0] as [AttachmentColumn, number]
+  const [row] = await db.select().from(uploads).where(eq(uploads[column], id))
   return row
 }
 
 /** Uploads attached to these records, by record id (a list page's paperclips, in one query). */
-export async function uploadsOf(
-  db: DbOrTx,
-  kind: 'documentoId' | 'movimientoId',
-  ids: number[],
-): Promise<Map<number, UploadRow>> {
+export async function uploadsOf(db: DbOrTx, kind: AttachmentColumn, ids: number[]): Promise<Map<number, UploadRow>> {
   if (!ids.length) return new Map()
   const rows = await db.select().from(uploads).where(inArray(uploads[kind], ids))
   return new Map(rows.map((r) => [r[kind] as number, r]))
@@ -355,7 +361,7 @@ export async function sweepUploads(
   const now = deps.clock.now().getTime()
   const abandoned = await deps.db
     .delete(uploads)
-    .where(and(unattached, lt(uploads.createdAt, new Date(now - UNATTACHED_TTL_MS))))
+    .where(and(unattached(), lt(uploads.createdAt, new Date(now - UNATTACHED_TTL_MS))))
     .returning({ id: uploads.id })
   await discardFiles(
     deps,

@@ -1,6 +1,7 @@
 import {
   AppError,
   type ListPage,
+  madridDay,
   normalizeNif,
   permissionMessages,
   type Usuario,
@@ -24,7 +25,7 @@ import { likePattern, ordered } from '../../lib/paging'
 import { boundedTotal, lockRow, logChange, pageWindow, where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { authorize, resourceRules, scopeFor } from '../../lib/scope'
-import { latestPirFecha, pirBadge, pirFrom, pirStatusOf } from '../pir/pir.service'
+import { latestPirFecha, pirBadge, pirEstadoEs, pirFrom, pirStatusOf } from '../pir/pir.service'
 import { discardFiles } from '../uploads/uploads.service'
 import { findVivienda } from '../viviendas/viviendas.service'
 
@@ -112,6 +113,8 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
     query.viviendaId !== undefined ? eq(usuarios.viviendaId, query.viviendaId) : undefined,
     query.nif ? eq(usuarios.nif, normalizeNif(query.nif)) : undefined,
     query.q ? sql`${usuarios.busqueda} like ${likePattern(query.q)}` : undefined,
+    // The start page's links: residents whose PIR has expired or expires within 30 days (SPEC §4).
+    query.pir ? pirEstadoEs(usuarios.id, query.pir, madridDay(deps.clock.now())) : undefined,
   )
   const { limit, offset } = pageWindow(query)
 

@@ -1,23 +1,56 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { NOTIFICATION_POLL_MS, type Notificacion, notificacionVariant } from '@vb/shared'
-import { useEffect } from 'react'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  NOTIFICATION_POLL_MS,
+  type Notificacion,
+  type NotificacionTipo,
+  notificacionLooks,
+  notificacionMessages,
+  notificacionTipoDe,
+} from '@vb/shared'
+import { useEffect, useState } from 'react'
 import Badge from 'react-bootstrap/Badge'
+import Button from 'react-bootstrap/Button'
 import CloseButton from 'react-bootstrap/CloseButton'
 import Dropdown from 'react-bootstrap/Dropdown'
 import { Icon, type IconName } from '../../components/icon'
 import { useToast } from '../../components/toasts'
-import { api } from '../../lib/api-client'
+import { api, type Page } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
 import { formatDateTime } from '../../lib/format'
 import { followNotificationStream } from '../../lib/notification-stream'
 import { NOTIFICACION_EVENT, session } from '../../lib/session'
 
-const icons = {
+/** SPEC §3: a style per type (info, warning, error, success, TAREA, PIR); an unknown one is shown as info. */
+const icons: Record<NotificacionTipo, IconName> = {
   info: 'info-circle',
   warning: 'exclamation-triangle',
-  danger: 'x-octagon',
+  error: 'x-octagon',
   success: 'check-circle',
-} as const satisfies Record<string, IconName>
+  TAREA: 'list-check',
+  PIR: 'shield-exclamation',
+}
+/** The text colour of each type's icon (full class names: the build keeps only classes written out). */
+const iconClass: Record<NotificacionTipo, string> = {
+  info: 'text-info-emphasis',
+  warning: 'text-warning-emphasis',
+  error: 'text-danger-emphasis',
+  success: 'text-success-emphasis',
+  TAREA: 'text-primary',
+  PIR: 'text-warning-emphasis',
+}
+
+/** Each type's coloured edge (styles.css). */
+const edgeClass: Record<NotificacionTipo, string> = {
+  info: 'vb-notificacion',
+  warning: 'vb-notificacion vb-notificacion-warning',
+  error: 'vb-notificacion vb-notificacion-danger',
+  success: 'vb-notificacion vb-notificacion-success',
+  TAREA: 'vb-notificacion vb-notificacion-primary',
+  PIR: 'vb-notificacion vb-notificacion-warning',
+}
+
+/** Notifications read per page of the panel; 'Ver más' reads the next ones. */
+const PAGE = 20
 
 // Keeps the 350 px panel inside a phone's screen.
 const panelPopper = { modifiers: [{ name: 'preventOverflow', options: { padding: 8, altAxis: true } }] }
@@ -29,20 +62,24 @@ interface Props {
 }
 
 /**
- * SPEC §2.2, §4: the bell with a count badge and a 350 px panel. Polls every 15 s and at once on
- * 'nueva-notificacion'; each notification can be dismissed (DELETE /api/notificaciones/{id}).
- * DECISIONS D9: while the page is open, the server's notification stream announces new ones at once.
+ * SPEC §2.2, §4, §7: the bell with a count badge and a 350 px panel: the worker's own notifications, newest
+ * first, read from GET /api/notificaciones page by page (the badge counts them all, X-Total-Count). Polled
+ * every 15 s and at once on 'nueva-notificacion'; DECISIONS D9: the server's stream announces new ones while
+ * the page is open. One can be dismissed, or all ('Marcar todas como leídas').
  */
 export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
   const queryClient = useQueryClient()
   const toast = useToast()
-  const queryKey = ['notificaciones', trabajadorId]
+  const [pageSize, setPageSize] = useState(PAGE)
+  const root = ['notificaciones', trabajadorId]
+  const queryKey = [...root, pageSize]
   const notificaciones = useQuery({
     queryKey,
-    queryFn: () => api.get<Notificacion[]>(`/trabajadores/${trabajadorId}/notificaciones`),
+    queryFn: () => api.list<Notificacion>('/notificaciones', { pageSize }),
     enabled: trabajadorId !== undefined,
     refetchInterval: NOTIFICATION_POLL_MS,
     staleTime: 0,
+    placeholderData: keepPreviousData,
   })
   const { refetch } = notificaciones
 
@@ -67,13 +104,25 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
   const dismiss = useMutation({
     mutationFn: (id: number) => api.delete(`/notificaciones/${id}`),
     onSuccess: (_void, id) => {
-      queryClient.setQueryData<Notificacion[]>(queryKey, (list) => list?.filter((n) => n.id !== id))
+      queryClient.setQueryData<Page<Notificacion>>(queryKey, (page) =>
+        page ? { ...page, items: page.items.filter((n) => n.id !== id), total: Math.max(0, page.total - 1) } : page,
+      )
+      void queryClient.invalidateQueries({ queryKey: root })
+    },
+    onError: (err) => toast.error(errorMessage(err)),
+  })
+  const dismissAll = useMutation({
+    mutationFn: () => api.delete('/notificaciones'),
+    onSuccess: () => {
+      queryClient.setQueryData<Page<Notificacion>>(queryKey, (page) => (page ? { ...page, items: [], total: 0 } : page))
+      setPageSize(PAGE)
+      void queryClient.invalidateQueries({ queryKey: root })
     },
     onError: (err) => toast.error(errorMessage(err)),
   })
 
-  const items = notificaciones.data ?? []
-  const count = items.length
+  const items = notificaciones.data?.items ?? []
+  const count = notificaciones.data?.total ?? 0
   const badge = count > 99 ? '99+' : String(count)
 
   return (
@@ -92,30 +141,42 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
         )}
       </Dropdown.Toggle>
       <Dropdown.Menu className="notification-panel p-0 shadow" popperConfig={panelPopper}>
-        <div className="d-flex align-items-center justify-content-between px-3 py-2 border-bottom">
-          <h2 className="h6 mb-0">Notificaciones</h2>
-          <span className="small text-body-secondary">{count}</span>
+        <div className="d-flex align-items-center gap-2 px-3 py-2 border-bottom">
+          <h2 className="h6 mb-0 me-auto">Notificaciones</h2>
+          {count > 0 && (
+            <Button
+              variant="link"
+              size="sm"
+              className="p-0 text-decoration-none"
+              disabled={dismissAll.isPending}
+              onClick={() => dismissAll.mutate()}
+            >
+              {notificacionMessages.marcarTodas}
+            </Button>
+          )}
         </div>
         {notificaciones.isPending && <p className="px-3 py-3 mb-0 text-body-secondary">Cargando...</p>}
-        {notificaciones.isError && <p className="px-3 py-3 mb-0 text-danger">No se pudieron cargar las notificaciones.</p>}
-        {notificaciones.isSuccess && count === 0 && (
-          <p className="px-3 py-3 mb-0 text-body-secondary">No tienes notificaciones.</p>
+        {notificaciones.isError && !notificaciones.data && (
+          <p className="px-3 py-3 mb-0 text-danger">{notificacionMessages.errorCarga}</p>
         )}
-        {count > 0 && (
+        {notificaciones.isSuccess && count === 0 && (
+          <p className="px-3 py-3 mb-0 text-body-secondary">{notificacionMessages.vacio}</p>
+        )}
+        {items.length > 0 && (
           <ul className="list-unstyled mb-0 notification-list" aria-label="Notificaciones">
             {items.map((n) => {
-              const variant = notificacionVariant(n.tipo)
+              const tipo = notificacionTipoDe(n.tipo)
+              const look = notificacionLooks[tipo]
               return (
-                <li
-                  key={n.id}
-                  className="d-flex gap-2 px-3 py-2 border-bottom"
-                  style={{ borderLeft: `4px solid var(--bs-${variant})` }}
-                >
-                  <Icon name={icons[variant]} className={`text-${variant}-emphasis mt-1`} />
+                <li key={n.id} className={`d-flex gap-2 px-3 py-2 border-bottom ${edgeClass[tipo]}`} data-tipo={tipo}>
+                  <Icon name={icons[tipo]} className={`${iconClass[tipo]} mt-1`} />
                   <div className="flex-grow-1 small">
-                    <p className="fw-semibold mb-0">{n.titulo}</p>
+                    <p className="fw-semibold mb-0">
+                      <span className="visually-hidden">{look.label}: </span>
+                      {n.titulo}
+                    </p>
                     <p className="mb-1 text-body-secondary">{n.descripcion}</p>
-                    <time className="text-body-secondary" dateTime={n.fechaNotificacion} style={{ fontSize: '0.75rem' }}>
+                    <time className="text-body-secondary vb-notificacion-fecha" dateTime={n.fechaNotificacion}>
                       {formatDateTime(n.fechaNotificacion)}
                     </time>
                   </div>
@@ -130,6 +191,13 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
               )
             })}
           </ul>
+        )}
+        {items.length > 0 && items.length < count && pageSize < 100 && (
+          <div className="px-3 py-2 text-center">
+            <Button variant="link" size="sm" onClick={() => setPageSize((s) => Math.min(100, s + PAGE))}>
+              Ver más ({count - items.length})
+            </Button>
+          </div>
         )}
       </Dropdown.Menu>
     </Dropdown>

@@ -23,7 +23,8 @@ export function DataList<T>(props: DataListProps<T>) {
   const { queryKey, fetcher, columns, rowKey, rowLabel, rowActions, searchLabel, searchPlaceholder, emptyText } = props
   const filtersKey = JSON.stringify(queryKey)
   const filterKeys = useMemo(() => (props.filters ?? []).map((f) => f.key), [props.filters])
-  const list = useListState(props.defaultSort, filterKeys, props.pageSizes?.default)
+  const keptKeys = useMemo(() => (props.filters ?? []).filter((f) => f.keep).map((f) => f.key), [props.filters])
+  const list = useListState(props.defaultSort, filterKeys, props.pageSizes?.default, keptKeys)
   const wide = useMediaQuery(WIDE_QUERY)
   const topRef = useRef<HTMLDivElement>(null)
 
@@ -184,7 +185,11 @@ export function DataList<T>(props: DataListProps<T>) {
           />
         ))}
         {props.searchable === false && props.filters?.length ? (
-          <Button variant="outline-secondary" onClick={list.clear} disabled={Object.keys(list.filters).length === 0}>
+          <Button
+            variant="outline-secondary"
+            onClick={list.clear}
+            disabled={Object.keys(list.filters).every((k) => keptKeys.includes(k))}
+          >
             Limpiar
           </Button>
         ) : null}
@@ -209,21 +214,24 @@ export function DataList<T>(props: DataListProps<T>) {
 }
 
 /**
- * A day filter (SPEC §2.14's date filter, the cash ledger's desde / hasta), applied when a whole day is
- * chosen, or a choice among options (the logs' worker and type).
+ * A day filter (SPEC §2.14's date filter, the cash ledger's desde / hasta), applied when a whole day is chosen,
+ * or a select (SPEC §2.13's home and state, the logs' worker and type).
  */
 function FilterInput({ filter, value, onChange }: { filter: ListFilter; value: string; onChange: (value: string) => void }) {
   const id = useId()
   if (filter.type === 'select') {
+    const options = filter.options ?? []
     return (
       <div className="vb-list-filter vb-list-filter-select">
         <Form.Label htmlFor={id} className="fw-semibold mb-1">
           {filter.label}
         </Form.Label>
         <Form.Select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-          <option value="">{filter.anyLabel ?? 'Todos'}</option>
-          {(filter.options ?? []).map((o) => (
-            <option key={o.value} value={o.value}>
+          <option value="">{filter.placeholder ?? 'Todos'}</option>
+          {/* A value in the URL that is not among the options (yet) is kept selectable. */}
+          {value && !options.some((o) => String(o.value) === value) && <option value={value}>{value}</option>}
+          {options.map((o) => (
+            <option key={o.value} value={String(o.value)}>
               {o.label}
             </option>
           ))}

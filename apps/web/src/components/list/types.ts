@@ -53,14 +53,16 @@ export interface RowAction {
 
 /** A filter of a list besides the search (a day, a range of days, a choice), kept in the URL like the search. */
 export interface ListFilter {
-  /** The query-string key, sent to the server as it is (e.g. 'fecha', 'desde', 'hasta', 'tipo'). */
+  /** The query-string key, sent to the server as it is (e.g. 'fecha', 'desde', 'hasta', 'estado', 'tipo'). */
   key: string
   label: string
   type: 'date' | 'select'
-  /** A select's choices (values as the server takes them). */
+  /** A select's choices (value sent to the server, label shown). */
   options?: ReadonlyArray<{ value: string | number; label: string }>
-  /** A select's "no filter" option (default 'Todos'). */
-  anyLabel?: string
+  /** A select's first option, meaning no filter (default 'Todos'; SPEC §2.13: 'Todas las viviendas', 'Todos los estados'). */
+  placeholder?: string
+  /** 'Limpiar' leaves it as it is (SPEC §2.13: it clears the text, the date and the state, not the home). */
+  keep?: boolean
 }
 
 export interface DataListProps<T> {

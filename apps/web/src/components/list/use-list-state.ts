@@ -22,6 +22,8 @@ export function useListState(
   defaultSort?: { sort: string; order: SortOrder },
   filterKeys: readonly string[] = [],
   defaultPageSize: number = DEFAULT_PAGE_SIZE,
+  /** Filters 'Limpiar' leaves alone. */
+  keptKeys: readonly string[] = [],
 ) {
   const [search, setSearch] = useSearchParams()
   const q = search.get('q') ?? ''
@@ -79,10 +81,17 @@ export function useListState(
   )
   /** A filter's new value (empty removes it): page 1 with it. */
   const setFilter = useCallback((key: string, value: string) => change({ [key]: value, page: undefined }), [change])
-  /** 'Limpiar': no search, no filters, page 1. */
+  /** 'Limpiar': no search, no filters (but the kept ones), page 1. */
   const clear = useCallback(
-    () => change(Object.fromEntries([['q', undefined], ['page', undefined], ...filterKeys.map((k) => [k, undefined])])),
-    [change, filterKeys],
+    () =>
+      change(
+        Object.fromEntries([
+          ['q', undefined],
+          ['page', undefined],
+          ...filterKeys.filter((k) => !keptKeys.includes(k)).map((k) => [k, undefined]),
+        ]),
+      ),
+    [change, filterKeys, keptKeys],
   )
   // biome-ignore lint/correctness/useExhaustiveDependencies: filtersKey stands for filterValues
   const filters: Record<string, string> = useMemo(

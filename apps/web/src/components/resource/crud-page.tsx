@@ -124,8 +124,13 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues, 
   toastMs?: number
   defaultSort?: { sort: string; order: SortOrder }
   texts: CrudTexts<T>
-  /** The shared create schema (the API's). */
-  schema: z.ZodType<unknown, I>
+  /**
+   * The shared create schema (the API's), or one per record being edited (null: a new one), for a rule that
+   * depends on what the record held (DECISIONS D6: a planned date checked only when it changes).
+   */
+  schema: z.ZodType<unknown, I> | ((row: T | null) => z.ZodType<unknown, I>)
+  /** 'Nuevo …' shown but not usable yet, with why (SPEC §2.13: until a home is chosen). */
+  newDisabled?: string | false
   /** The form of a new record (may use the filters, e.g. the selected company). */
   empty: FormDefaults<I>
   /** A record as form values (default: the fields of `empty` taken from the record, null as the empty value). */
@@ -156,7 +161,7 @@ export function CrudPage<T extends { id: number }, I extends FieldValues, R = T>
     ((row: T) =>
       Object.fromEntries(Object.entries(props.empty).map(([k, empty]) => [k, (row as Record<string, unknown>)[k] ?? empty])) as I)
   const { form, formError, submit, dirty } = useResourceForm<I>({
-    schema: props.schema,
+    schema: typeof props.schema === 'function' ? props.schema(record ?? null) : props.schema,
     empty: props.empty,
     values: record ? toValues(record) : preset ? ({ ...props.empty, ...preset } as I) : null,
     show: editing.show,
@@ -252,10 +257,21 @@ export function CrudPage<T extends { id: number }, I extends FieldValues, R = T>
                 <>
                   {props.toolbar}
                   {canCreate && (
-                    <Button onClick={() => openCreate()}>
-                      <Icon name="plus-lg" className="me-1" />
-                      {texts.newButton}
-                    </Button>
+                    <span className="d-inline-flex flex-column align-items-end">
+                      <Button
+                        onClick={() => openCreate()}
+                        disabled={Boolean(props.newDisabled)}
+                        aria-describedby={props.newDisabled ? 'vb-nuevo-hint' : undefined}
+                      >
+                        <Icon name="plus-lg" className="me-1" />
+                        {texts.newButton}
+                      </Button>
+                      {props.newDisabled && (
+                        <small id="vb-nuevo-hint" className="text-body-secondary mt-1">
+                          {props.newDisabled}
+                        </small>
+                      )}
+                    </span>
                   )}
                 </>
               )

@@ -7,7 +7,6 @@ import {
   type MovimientoCajaCreate,
   type MovimientoCajaListItem,
   madridDay,
-  moneySign,
   movimientoCajaCreateSchema,
   type UsuarioFicha,
 } from '@vb/shared'
@@ -18,6 +17,7 @@ import type { z } from 'zod'
 import { TextField } from '../../components/form-fields'
 import { Icon } from '../../components/icon'
 import { type Column, DATE_SORT_LABELS } from '../../components/list'
+import { Money } from '../../components/money'
 import { CrudPage } from '../../components/resource/crud-page'
 import { useToast } from '../../components/toasts'
 import { UploadField } from '../../components/upload-field'
@@ -35,15 +35,7 @@ const TOAST_MS = 2500
 const REFRESH_MS = 4 * 60_000
 
 /** An amount in euros, green at or above 0 and red below (SPEC §2.15), with its sign. */
-function Amount({ value, signed = false }: { value: string; signed?: boolean }) {
-  const sign = moneySign(value)
-  const text = formatMoney(value)
-  return (
-    <span className={`text-nowrap fw-semibold ${sign < 0 ? 'text-danger-emphasis' : 'text-success-emphasis'}`}>
-      {signed && sign > 0 ? `+${text}` : text}
-    </span>
-  )
-}
+const Amount = Money
 
 const columns: Column<MovimientoCajaListItem>[] = [
   {
@@ -92,14 +84,7 @@ function CajaHeader({ ficha }: { ficha: UsuarioFicha }) {
     <div className="d-flex flex-wrap align-items-baseline gap-2 gap-md-4 mb-3">
       <h2 className="h4 mb-0 text-break">Caja de: {ficha.nombreCompleto}</h2>
       <p className="h5 mb-0" aria-live="polite" data-testid="saldo">
-        Saldo:{' '}
-        {saldo.data !== undefined ? (
-          <span className={moneySign(saldo.data) < 0 ? 'text-danger-emphasis' : 'text-success-emphasis'}>
-            {formatMoney(saldo.data)}
-          </span>
-        ) : (
-          <span className="text-body-secondary">…</span>
-        )}
+        Saldo: {saldo.data !== undefined ? <Money value={saldo.data} /> : <span className="text-body-secondary">…</span>}
       </p>
     </div>
   )

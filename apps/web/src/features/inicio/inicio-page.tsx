@@ -1,19 +1,138 @@
+import { useQuery } from '@tanstack/react-query'
+import type { Cuenta, Pendientes } from '@vb/shared'
 import Card from 'react-bootstrap/Card'
 import Col from 'react-bootstrap/Col'
 import Row from 'react-bootstrap/Row'
 import { Link } from 'react-router'
-import { Icon } from '../../components/icon'
+import { Icon, type IconName } from '../../components/icon'
+import { api } from '../../lib/api-client'
+import { useEmpresa } from '../../lib/use-empresa'
 import { useTrabajador } from '../../lib/use-session'
 
-/** Issue 8 item 8: shortcuts only to screens that exist (the calendar, tasks and budgets join when they land). */
+/** Shortcuts to the screens (issue 8 item 8), below what is pending. */
 const atajos = [
   { to: '/usuarios', label: 'Usuarios', icon: 'people', text: 'Residentes, su documentación y su caja.' },
+  { to: '/planing', label: 'Planing', icon: 'calendar3', text: 'El calendario de tareas del mes.' },
+  { to: '/tareas', label: 'Tareas', icon: 'list-check', text: 'Tus tareas pendientes y completadas.' },
+  { to: '/presupuestos', label: 'Presupuestos', icon: 'cash-coin', text: 'Presupuestos de cada vivienda.' },
   { to: '/viviendas', label: 'Viviendas', icon: 'house-door', text: 'Las viviendas de tus empresas.' },
   { to: '/contactos', label: 'Contactos', icon: 'person-lines-fill', text: 'Proveedores y agentes de cada empresa.' },
   { to: '/empresas', label: 'Empresas', icon: 'building', text: 'Las empresas con las que trabajas.' },
 ] as const
 
-/** SPEC §2.1 /inicio: a welcome text asking the user to pick a section. */
+const numero = (c: Cuenta) => `${c.exacto ? '' : 'Más de '}${c.total.toLocaleString('es-ES')}`
+
+interface Pendiente {
+  id: string
+  to: string
+  icon: IconName
+  cuenta: Cuenta
+  /** What the number counts, singular and plural. */
+  texto: [string, string]
+  detalle?: string
+  /** Shown in red/amber when there is something (a count of 0 is calm). */
+  tono: 'danger' | 'warning' | 'primary'
+}
+
+const tonoClass = { danger: 'text-danger-emphasis', warning: 'text-warning-emphasis', primary: 'text-primary' } as const
+
+function pendientesDe(p: Pendientes): Pendiente[] {
+  return [
+    {
+      id: 'pir-caducados',
+      to: '/usuarios?pir=caducado',
+      icon: 'shield-x',
+      cuenta: p.pirCaducados,
+      texto: ['PIR caducado', 'PIR caducados'],
+      tono: 'danger',
+    },
+    {
+      id: 'pir-por-caducar',
+      to: '/usuarios?pir=aviso',
+      icon: 'shield-exclamation',
+      cuenta: p.pirPorCaducar,
+      texto: ['PIR caduca en 30 días o menos', 'PIR caducan en 30 días o menos'],
+      tono: 'warning',
+    },
+    {
+      id: 'planing-hoy',
+      to: `/planing?dia=${p.hoy}`,
+      icon: 'calendar-check',
+      cuenta: p.planingHoy,
+      texto: ['tarea del planing hoy', 'tareas del planing hoy'],
+      tono: 'primary',
+    },
+    {
+      id: 'tareas',
+      to: '/tareas',
+      icon: 'list-check',
+      cuenta: p.tareasPendientes,
+      texto: ['tarea tuya pendiente', 'tareas tuyas pendientes'],
+      detalle:
+        p.tareasVencidas.total > 0 ? `${numero(p.tareasVencidas)} vencida${p.tareasVencidas.total === 1 ? '' : 's'}` : undefined,
+      tono: p.tareasVencidas.total > 0 ? 'danger' : 'primary',
+    },
+    {
+      id: 'presupuestos',
+      to: '/presupuestos?estado=PENDIENTE_APROBACION',
+      icon: 'cash-coin',
+      cuenta: p.presupuestosPendientes,
+      texto: ['presupuesto por aprobar', 'presupuestos por aprobar'],
+      tono: 'warning',
+    },
+  ]
+}
+
+/** Beyond SPEC: what needs the worker today, for the company chosen in the top bar, each a link to its list. */
+function PendienteHoy() {
+  const empresa = useEmpresa()
+  const empresaId = empresa?.id ?? null
+  const query = useQuery({
+    queryKey: ['inicio', 'pendientes', { empresaId }],
+    queryFn: () => api.get<Pendientes>('/inicio/pendientes', { empresaId }),
+    refetchInterval: 60_000,
+  })
+  return (
+    <section aria-labelledby="pendiente-hoy" className="mb-4">
+      <h2 id="pendiente-hoy" className="h6 text-body-secondary text-uppercase mb-3">
+        Pendiente hoy{empresa ? ` · ${empresa.nombre}` : ''}
+      </h2>
+      {query.isPending ? (
+        <p role="status" className="text-body-secondary">
+          Cargando...
+        </p>
+      ) : query.isError ? (
+        <p className="text-danger">No se pudo cargar lo pendiente.</p>
+      ) : (
+        <Row xs={1} md={2} xl={5} className="g-3 ps-0" as="ul" aria-label="Pendiente hoy">
+          {pendientesDe(query.data).map((p) => {
+            const hay = p.cuenta.total > 0
+            return (
+              <Col as="li" key={p.id} className="list-unstyled">
+                <Card className="shadow-sm border-0 h-100 vb-pendiente" data-pendiente={p.id}>
+                  <Card.Body className="d-flex align-items-center gap-3 p-3">
+                    <Icon name={p.icon} className={`fs-2 ${hay ? tonoClass[p.tono] : 'text-body-secondary'}`} />
+                    <div className="min-w-0">
+                      <Link to={p.to} className="stretched-link text-body text-decoration-none">
+                        <span className={`d-block fs-3 fw-semibold lh-1 ${hay ? tonoClass[p.tono] : ''}`}>
+                          {numero(p.cuenta)}
+                        </span>
+                        <span className="d-block small">{p.cuenta.total === 1 ? p.texto[0] : p.texto[1]}</span>
+                      </Link>
+                      {p.detalle && <span className="d-block small text-danger-emphasis fw-semibold">{p.detalle}</span>}
+                    </div>
+                  </Card.Body>
+                </Card>
+              </Col>
+            )
+          })}
+        </Row>
+      )}
+    </section>
+  )
+}
+
+/** SPEC §2.1 /inicio: a welcome text asking the user to pick a section, and what is pending today. */
 export function InicioPage() {
   const trabajador = useTrabajador()
   return (
@@ -29,6 +148,7 @@ export function InicioPage() {
           </div>
         </Card.Body>
       </Card>
+      <PendienteHoy />
       <h2 className="h6 text-body-secondary text-uppercase mb-3">Accesos rápidos</h2>
       <Row xs={1} sm={2} xl={4} className="g-3">
         {atajos.map((a) => (

@@ -8,12 +8,12 @@ import {
   usuarioMessages,
 } from '@vb/shared'
 import { Badge } from 'react-bootstrap'
-import { paths } from '../../app/paths'
 import { SelectField, TextField } from '../../components/form-fields'
 import type { Column, RowAction } from '../../components/list'
 import { RemoteComboboxField } from '../../components/remote-combobox-field'
 import { CrudPage } from '../../components/resource/crud-page'
 import { searchViviendas, viviendaPickerKey } from '../../lib/pickers'
+import { recordPaths } from '../../lib/record-paths'
 import { resourceClient } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
 
@@ -81,8 +81,8 @@ const columns: Column<UsuarioListItem>[] = [
 ]
 
 const rowLinks = (u: UsuarioListItem): RowAction[] => [
-  { label: 'Documentación', icon: 'folder2-open', to: paths.documentacion(u.nif) },
-  { label: 'Caja', icon: 'cash-coin', to: paths.caja(u.nif) },
+  { label: 'Documentación', icon: 'folder2-open', to: recordPaths.documentacion(u.nif) },
+  { label: 'Caja', icon: 'cash-coin', to: recordPaths.caja(u.nif) },
 ]
 
 /** SPEC §2.6: residents of the company chosen in the top bar (DECISIONS D1); everyone creates, edits and deletes. */
@@ -93,6 +93,19 @@ export function UsuariosPage() {
       resource="usuarios"
       client={usuariosResource}
       filters={{ empresaId }}
+      // The start page's links: residents whose PIR has expired or expires within 30 days (SPEC §4).
+      listFilters={[
+        {
+          key: 'pir',
+          label: 'PIR',
+          type: 'select',
+          placeholder: 'Todos',
+          options: [
+            { value: 'caducado', label: 'Caducado' },
+            { value: 'aviso', label: 'Caduca en 30 días o menos' },
+          ],
+        },
+      ]}
       columns={columns}
       rowLabel={fullName}
       extraRowActions={rowLinks}

@@ -1,0 +1,96 @@
+import { addDays, type Cuenta, madridDay, madridStartOfDay, type Pendientes, type PendientesQuery } from '@vb/shared'
+import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
+import { planingTareas, presupuestos, tareasTrabajador, usuarios } from '../../db/schema'
+import type { AppDeps } from '../../deps'
+import type { Actor } from '../../lib/actor'
+import { boundedTotal, where } from '../../lib/records'
+import { scopeFor } from '../../lib/scope'
+import { pirCaducidad } from '../pir/pir.service'
+
+const cuenta = ({ total, exact }: { total: number; exact: boolean }): Cuenta => ({ total, exacto: exact })
+
+/** `column` holds a home of the company chosen in the top bar (none chosen: no condition). */
+const enEmpresa = (column: unknown, empresaId: number | undefined): SQL | undefined =>
+  empresaId === undefined ? undefined : sql`${column} in (select v.id from viviendas v where v.empresa_id = ${empresaId})`
+
+/**
+ * The start page's counts (beyond SPEC: what needs the worker today), for the company chosen in the top bar
+ * within the worker's own (DECISIONS D1, P1). Each is one statement on an index:
+ *
+ * - residents whose PIR has expired, or expires within 30 days (SPEC §4): each reachable resident's latest PIR
+ *   date through documentos_usuario_pir_idx, plus 6 months, against today in Madrid (PostgreSQL's month
+ *   arithmetic clips to the month's end as the shared `pirStatus` does);
+ * - today's calendar tasks (planing_tareas_empresa_fecha_idx);
+ * - the caller's pending worker tasks and how many are overdue (tareas_trabajador_trabajador_idx);
+ * - budgets awaiting a decision (presupuestos_vivienda_estado_idx).
+ *
+ * Counts stop at 10,000 like list totals (DECISIONS D13).
+ */
+export async function pendientes(deps: AppDeps, actor: Actor, query: PendientesQuery): Promise<Pendientes> {
+  const now = deps.clock.now()
+  const hoy = madridDay(now)
+  const desde = madridStartOfDay(hoy)
+  const hasta = madridStartOfDay(addDays(hoy, 1))
+  const limite = addDays(hoy, 30)
+
+  const residentes = where(scopeFor(actor, 'usuarios', 'list'), enEmpresa(usuarios.viviendaId, query.empresaId))
+  const pir = deps.db.execute(sql`
+    select count(*) filter (where caducidad < ${hoy}::date) as caducados,
+           count(*) filter (where caducidad >= ${hoy}::date and caducidad <= ${limite}::date) as por_caducar
+      from (select ${pirCaducidad(sql.raw('"usuarios"."id"'))} as caducidad
+              from ${usuarios}
+             where ${residentes ?? sql`true`}) x
+     where caducidad is not null`) as unknown as Promise<{ rows: Array<{ caducados: string; por_caducar: string }> }>
+
+  const [pirRows, planingHoy, tareasPendientes, tareasVencidas, presupuestosPendientes] = await Promise.all([
+    pir,
+    boundedTotal(
+      deps.db,
+      planingTareas,
+      where(
+        scopeFor(actor, 'planing-tareas', 'list'),
+        query.empresaId !== undefined ? eq(planingTareas.empresaId, query.empresaId) : undefined,
+        gte(planingTareas.fecha, desde),
+        lt(planingTareas.fecha, hasta),
+      ),
+    ),
+    boundedTotal(
+      deps.db,
+      tareasTrabajador,
+      and(
+        eq(tareasTrabajador.trabajadorId, actor.id),
+        eq(tareasTrabajador.completada, false),
+        enEmpresa(tareasTrabajador.viviendaId, query.empresaId),
+      ),
+    ),
+    boundedTotal(
+      deps.db,
+      tareasTrabajador,
+      and(
+        eq(tareasTrabajador.trabajadorId, actor.id),
+        eq(tareasTrabajador.completada, false),
+        lt(tareasTrabajador.fecha, desde),
+        enEmpresa(tareasTrabajador.viviendaId, query.empresaId),
+      ),
+    ),
+    boundedTotal(
+      deps.db,
+      presupuestos,
+      where(
+        scopeFor(actor, 'presupuestos', 'list'),
+        eq(presupuestos.estado, 'PENDIENTE_APROBACION'),
+        enEmpresa(presupuestos.viviendaId, query.empresaId),
+      ),
+    ),
+  ])
+  const row = pirRows.rows[0]
+  return {
+    pirCaducados: { total: Number(row?.caducados ?? 0), exacto: true },
+    pirPorCaducar: { total: Number(row?.por_caducar ?? 0), exacto: true },
+    planingHoy: cuenta(planingHoy),
+    tareasPendientes: cuenta(tareasPendientes),
+    tareasVencidas: cuenta(tareasVencidas),
+    presupuestosPendientes: cuenta(presupuestosPendientes),
+    hoy,
+  }
+}

@@ -1,0 +1,219 @@
+import { planingMessages as m } from '@vb/shared'
+import { desc, eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { logs, notificaciones, planingTareas } from '../../db/schema'
+import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { makeEmpresa, makePlaningTarea, makeUsuario, makeVivienda } from '../../test/factories'
+
+let t: TestApp
+let empresaA: { id: number }
+let empresaB: { id: number }
+let vacia: { id: number }
+let casaA: { id: number; nombre: string }
+let ana: { id: number }
+let blas: { id: number }
+let ajeno: { id: number }
+let superadmin: TestWorker
+let admin: TestWorker
+let empleado: TestWorker
+let adminB: TestWorker
+let empleadoVacia: TestWorker
+
+beforeAll(async () => {
+  t = await buildTestApp({ clock: { now: () => new Date('2026-03-10T10:00:00Z') } })
+  empresaA = await makeEmpresa(t.db, { nombre: 'Empresa Planing A' })
+  empresaB = await makeEmpresa(t.db)
+  vacia = await makeEmpresa(t.db, { nombre: 'Sin residentes' })
+  casaA = await makeVivienda(t.db, empresaA.id, { nombre: 'Casa Planing' })
+  const casaB = await makeVivienda(t.db, empresaB.id)
+  ana = await makeUsuario(t.db, casaA.id, { nombre: 'Ana', apellidos: 'Ruiz' })
+  blas = await makeUsuario(t.db, casaA.id, { nombre: 'Blas', apellidos: 'Soto' })
+  ajeno = await makeUsuario(t.db, casaB.id)
+  superadmin = await t.worker('SUPERADMIN', [])
+  admin = await t.worker('ADMIN', [empresaA.id], { nombre: 'Ana', apellidos: 'García' })
+  empleado = await t.worker('EMPLEADO', [empresaA.id])
+  adminB = await t.worker('ADMIN', [empresaB.id])
+  empleadoVacia = await t.worker('EMPLEADO', [vacia.id])
+})
+afterAll(async () => {
+  await t.close()
+})
+
+const valid = (extra: Record<string, unknown> = {}) => ({
+  titulo: 'Cita médica',
+  descripcion: 'Revisión en el centro de salud',
+  fecha: '2026-03-12',
+  hora: '09:30',
+  notificable: false,
+  usuarioIds: [ana.id],
+  empresaId: empresaA.id,
+  ...extra,
+})
+const post = (w: TestWorker, payload: Record<string, unknown>) => t.as(w, { method: 'POST', url: '/api/planing-tareas', payload })
+const count = async () => Number((await t.db.select({ n: sql<number>`count(*)` }).from(planingTareas))[0]?.n)
+const calendario = (w: TestWorker, qs: string) => t.as(w, { method: 'GET', url: `/api/planing-tareas/calendario?${qs}` })
+
+describe('POST /api/planing-tareas (SPEC §5 Calendar task, DECISIONS D4)', () => {
+  it('stores the day and the 24-hour time as a Madrid instant, with its residents and home; logged with that home', async () => {
+    const res = await post(empleado, valid({ usuarioIds: [blas.id, ana.id] }))
+    expect(res.statusCode, res.body).toBe(201)
+    expect(res.json()).toMatchObject({
+      titulo: 'Cita médica',
+      fecha: '2026-03-12T08:30:00.000Z',
+      notificable: false,
+      empresaId: empresaA.id,
+      todos: false,
+      usuarios: [
+        { id: ana.id, nombre: 'Ana', apellidos: 'Ruiz' },
+        { id: blas.id, nombre: 'Blas', apellidos: 'Soto' },
+      ],
+      viviendas: [{ id: casaA.id, nombre: 'Casa Planing' }],
+    })
+    const [log] = await t.db.select().from(logs).where(eq(logs.trabajadorId, empleado.id)).orderBy(desc(logs.id)).limit(1)
+    expect(log).toMatchObject({ accion: 'Crear tarea del planing', url: '/planing', tipo: 'success', viviendaId: casaA.id })
+  })
+
+  it("'all' gives the task to every resident of the company and marks it for everyone", async () => {
+    const res = await post(admin, valid({ usuarioIds: 'all' }))
+    expect(res.statusCode, res.body).toBe(201)
+    expect(res.json().todos).toBe(true)
+    expect(res.json().usuarios.map((u: { id: number }) => u.id)).toEqual([ana.id, blas.id])
+  })
+
+  it.each([
+    ['titulo', '', m.tituloObligatorio],
+    ['descripcion', '', m.descripcionObligatoria],
+    ['hora', undefined, m.horaObligatoria],
+    ['hora', '24:00', m.horaInvalida],
+    ['hora', '7:5', m.horaInvalida],
+    ['hora', 'ab', m.horaInvalida],
+    ['fecha', undefined, m.fechaObligatoria],
+    ['fecha', '2026-02-30', m.fechaInvalida],
+    ['usuarioIds', [], m.usuariosObligatorios],
+    ['usuarioIds', undefined, m.usuariosObligatorios],
+    ['empresaId', undefined, m.empresaObligatoria],
+  ])('refuses %s = %j with its message, nothing stored', async (field, value, message) => {
+    const before = await count()
+    const res = await post(admin, valid({ [field]: value }))
+    expect(res.statusCode).toBe(400)
+    expect(res.json().fieldErrors[field]).toBe(message)
+    expect(await count()).toBe(before)
+  })
+
+  it("refuses 'all' in a company without residents, and a resident of another company; nothing stored", async () => {
+    const before = await count()
+    const none = await post(empleadoVacia, valid({ usuarioIds: 'all', empresaId: vacia.id }))
+    expect(none.statusCode).toBe(400)
+    expect(none.json().fieldErrors).toEqual({ usuarioIds: m.sinUsuarios })
+    const foreign = await post(admin, valid({ usuarioIds: [ana.id, ajeno.id] }))
+    expect(foreign.statusCode).toBe(400)
+    expect(foreign.json().fieldErrors).toEqual({ usuarioIds: m.usuarioInvalido })
+    expect(await count()).toBe(before)
+  })
+
+  it('refuses another company as the task’s company with 403', async () => {
+    const res = await post(admin, valid({ empresaId: empresaB.id, usuarioIds: [ajeno.id] }))
+    expect(res.statusCode).toBe(403)
+    expect((await post(superadmin, valid({ empresaId: empresaB.id, usuarioIds: [ajeno.id] }))).statusCode).toBe(201)
+  })
+
+  it('a notifiable task gives its creator a TAREA notification', async () => {
+    const res = await post(admin, valid({ notificable: true, titulo: 'Taller de cocina' }))
+    expect(res.statusCode).toBe(201)
+    const [n] = await t.db
+      .select()
+      .from(notificaciones)
+      .where(eq(notificaciones.trabajadorId, admin.id))
+      .orderBy(desc(notificaciones.id))
+      .limit(1)
+    expect(n).toMatchObject({ tipo: 'TAREA', titulo: m.notificacionTitulo })
+    expect(n?.descripcion).toContain('«Taller de cocina»')
+  })
+})
+
+describe('PATCH and DELETE /api/planing-tareas/:id', () => {
+  it('moves a task to another day and time and changes its residents; another company’s task is 404', async () => {
+    const task = (await post(admin, valid())).json()
+    const res = await t.as(empleado, {
+      method: 'PATCH',
+      url: `/api/planing-tareas/${task.id}`,
+      payload: { fecha: '2026-03-14', hora: '18:05', usuarioIds: [blas.id] },
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toMatchObject({ fecha: '2026-03-14T17:05:00.000Z', usuarios: [{ id: blas.id }] })
+    const bad = await t.as(empleado, { method: 'PATCH', url: `/api/planing-tareas/${task.id}`, payload: { hora: '25:00' } })
+    expect(bad.json().fieldErrors).toEqual({ hora: m.horaInvalida })
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      const res = await t.as(adminB, {
+        method,
+        url: `/api/planing-tareas/${task.id}`,
+        ...(method === 'PATCH' ? { payload: { titulo: 'x' } } : {}),
+      })
+      expect(res.statusCode).toBe(404)
+    }
+    expect((await t.as(empleado, { method: 'DELETE', url: `/api/planing-tareas/${task.id}` })).statusCode).toBe(204)
+    const [log] = await t.db.select().from(logs).where(eq(logs.trabajadorId, empleado.id)).orderBy(desc(logs.id)).limit(1)
+    expect(log).toMatchObject({ accion: 'Eliminar tarea del planing', tipo: 'error', viviendaId: casaA.id })
+  })
+})
+
+describe('GET /api/planing-tareas/calendario: the visible month only (SPEC §2.9)', () => {
+  it('groups tasks by their Madrid day across the daylight-saving change: a task at 01:30 stays on its day', async () => {
+    const e = await makeEmpresa(t.db)
+    const w = await t.worker('EMPLEADO', [e.id])
+    const casa = await makeVivienda(t.db, e.id)
+    const u = await makeUsuario(t.db, casa.id)
+    const at = async (fecha: string, hora: string) =>
+      (await post(w, valid({ fecha, hora, usuarioIds: [u.id], empresaId: e.id }))).json()
+    // Sunday 29 March 2026: clocks go from 02:00 to 03:00. 01:30 on the 30th is 23:30 UTC on the 29th.
+    const antes = await at('2026-03-29', '01:30')
+    const despues = await at('2026-03-30', '01:30')
+    const tarde = await at('2026-03-29', '23:30')
+    expect(antes.fecha).toBe('2026-03-29T00:30:00.000Z')
+    expect(despues.fecha).toBe('2026-03-29T23:30:00.000Z')
+    const res = await calendario(w, 'desde=2026-02-23&hasta=2026-04-05')
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json().map((d: { dia: string; tareas: { id: number }[] }) => [d.dia, d.tareas.map((x) => x.id)])).toEqual([
+      ['2026-03-29', [antes.id, tarde.id]],
+      ['2026-03-30', [despues.id]],
+    ])
+    // The list call answers the same day.
+    const day = await t.as(w, { method: 'GET', url: `/api/planing-tareas?fecha=2026-03-30&empresaId=${e.id}` })
+    expect(day.json().map((x: { id: number }) => x.id)).toEqual([despues.id])
+  })
+
+  it('sends each day’s first tasks and its total, within the range and the worker’s companies only', async () => {
+    const e = await makeEmpresa(t.db)
+    const w = await t.worker('ADMIN', [e.id])
+    const casa = await makeVivienda(t.db, e.id)
+    const u = await makeUsuario(t.db, casa.id)
+    for (let h = 8; h < 14; h++) {
+      await makePlaningTarea(t.db, [u.id], {
+        empresaId: e.id,
+        fecha: new Date(`2026-05-04T${String(h).padStart(2, '0')}:00:00Z`),
+      })
+    }
+    await makePlaningTarea(t.db, [u.id], { empresaId: e.id, fecha: new Date('2026-06-20T09:00:00Z') })
+    await makePlaningTarea(t.db, [ajeno.id], { empresaId: empresaB.id, fecha: new Date('2026-05-04T09:00:00Z') })
+    const res = await calendario(w, 'desde=2026-04-27&hasta=2026-06-07')
+    const days = res.json() as Array<{ dia: string; total: number; tareas: { fecha: string }[] }>
+    expect(days.map((d) => [d.dia, d.total, d.tareas.length])).toEqual([['2026-05-04', 6, 3]])
+    expect(days[0]?.tareas.map((x) => x.fecha)).toEqual([
+      '2026-05-04T08:00:00.000Z',
+      '2026-05-04T09:00:00.000Z',
+      '2026-05-04T10:00:00.000Z',
+    ])
+    expect((await calendario(w, 'desde=2026-04-27&hasta=2026-06-07&porDia=10')).json()[0].tareas).toHaveLength(6)
+  })
+
+  it('refuses a range longer than the 42-cell grid, or backwards', async () => {
+    const long = await calendario(admin, 'desde=2026-01-01&hasta=2026-03-01')
+    expect(long.statusCode).toBe(400)
+    expect(long.json().fieldErrors.hasta).toBe(m.rangoLargo)
+    expect((await calendario(admin, 'desde=2026-03-10&hasta=2026-03-01')).statusCode).toBe(400)
+    expect((await calendario(admin, 'desde=2026-02-30&hasta=2026-03-01')).statusCode).toBe(400)
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/planing-tareas/calendario?desde=2026-03-01&hasta=2026-03-31' })).statusCode,
+    ).toBe(401)
+  })
+})

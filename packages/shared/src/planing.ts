@@ -1,0 +1,261 @@
+import { z } from 'zod'
+import { charLength, daySchema, isRealDay, MAX_ID, requiredId } from './common'
+import { HORA_PATTERN, madridDateTime, madridDay, madridTime } from './dates'
+import { idFilter, listQuerySchema } from './list'
+
+/** SPEC §5 Calendar task (and the texts of the /planing screen). */
+export const planingMessages = {
+  tituloObligatorio: 'El título es obligatorio',
+  tituloLargo: 'El título no puede superar 200 caracteres',
+  descripcionObligatoria: 'La descripción es obligatoria',
+  fechaObligatoria: 'La fecha es obligatoria',
+  fechaInvalida: 'La fecha no es válida',
+  horaObligatoria: 'La hora es obligatoria',
+  horaInvalida: 'La hora debe tener el formato HH:MM de 24 horas (por ejemplo, 09:30)',
+  usuariosObligatorios: 'Selecciona al menos un usuario',
+  usuarioInvalido: 'Selecciona usuarios de la empresa de la tarea',
+  /** 'all' in a company without residents: nobody to give the task to. */
+  sinUsuarios: 'La empresa no tiene usuarios: no hay a quién asignar la tarea',
+  empresaObligatoria: 'La empresa es obligatoria',
+  empresaTipo: 'Selecciona una empresa',
+  rangoInvalido: 'La fecha final no puede ser anterior a la inicial',
+  rangoLargo: 'El calendario abarca como mucho 42 días',
+  creada: 'Tarea creada correctamente',
+  modificada: 'Tarea modificada correctamente',
+  eliminada: 'Tarea eliminada correctamente',
+  noEncontrada: 'No se ha encontrado la tarea del planing.',
+  /** The TAREA notification of a notifiable task (DECISIONS D4). */
+  notificacionTitulo: 'Tarea del planing',
+} as const
+
+/** SPEC §2.9: 'all' stands for every resident of the task's company (DECISIONS D4). */
+export const TODOS = 'all'
+
+/** SPEC §3 Calendar task as the API answers it. */
+export const planingTareaSchema = z.object({
+  id: z.number().int(),
+  /** ISO instant. */
+  fecha: z.string(),
+  titulo: z.string(),
+  descripcion: z.string(),
+  notificable: z.boolean(),
+  empresaId: z.number().int().nullable(),
+  /** Assigned with 'all' (every resident of the company): shown black (SPEC §2.9). */
+  todos: z.boolean(),
+  usuarios: z.array(z.object({ id: z.number().int(), nombre: z.string(), apellidos: z.string() })),
+  /** The homes of its residents (the log's home, DECISIONS L1). */
+  viviendas: z.array(z.object({ id: z.number().int(), nombre: z.string() })),
+  updatedAt: z.string(),
+})
+export type PlaningTarea = z.infer<typeof planingTareaSchema>
+
+const titulo = z
+  .string({ error: planingMessages.tituloObligatorio })
+  .trim()
+  .min(1, planingMessages.tituloObligatorio)
+  .refine((v) => charLength(v) <= 200, planingMessages.tituloLargo)
+const descripcion = z
+  .string({ error: planingMessages.descripcionObligatoria })
+  .trim()
+  .min(1, planingMessages.descripcionObligatoria)
+  .max(2000, planingMessages.descripcionObligatoria)
+
+const missing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
+
+/** The day of the task: a date input's YYYY-MM-DD, or (as SPEC's client sends `fecha`) an ISO instant. */
+const fecha = z.unknown().transform((v, ctx) => {
+  if (missing(v)) {
+    ctx.addIssue({ code: 'custom', message: planingMessages.fechaObligatoria })
+    return z.NEVER
+  }
+  const text = typeof v === 'string' ? v.trim() : ''
+  if (isRealDay(text) && text >= '1900-01-01' && text <= '2100-12-31') return { day: text, hora: undefined }
+  const instant = /^\d{4}-\d{2}-\d{2}T/.test(text) && isRealDay(text.slice(0, 10)) ? new Date(text) : null
+  if (!instant || Number.isNaN(instant.getTime())) {
+    ctx.addIssue({ code: 'custom', message: planingMessages.fechaInvalida })
+    return z.NEVER
+  }
+  return { day: madridDay(instant), hora: madridTime(instant) }
+})
+
+/** SPEC §2.9: 24-hour HH:MM. */
+const hora = z.unknown().transform((v, ctx) => {
+  if (missing(v)) return undefined
+  const text = typeof v === 'string' ? v.trim() : ''
+  if (!HORA_PATTERN.test(text)) {
+    ctx.addIssue({ code: 'custom', message: planingMessages.horaInvalida })
+    return z.NEVER
+  }
+  return text
+})
+
+/** At least one resident id, or 'all' (SPEC §7: 'all' is expanded to every resident). */
+const usuarioIds = z.unknown().transform((v, ctx): number[] | typeof TODOS => {
+  if (v === TODOS || (Array.isArray(v) && v.includes(TODOS))) return TODOS
+  if (!Array.isArray(v) || v.length === 0) {
+    ctx.addIssue({ code: 'custom', message: planingMessages.usuariosObligatorios })
+    return z.NEVER
+  }
+  const ids = v.map((x) => (typeof x === 'string' && /^[1-9]\d{0,9}$/.test(x) ? Number(x) : x))
+  if (!ids.every((x): x is number => typeof x === 'number' && Number.isInteger(x) && x > 0 && x <= MAX_ID) || ids.length > 1000) {
+    ctx.addIssue({ code: 'custom', message: planingMessages.usuarioInvalido })
+    return z.NEVER
+  }
+  return [...new Set(ids)]
+})
+
+const fields = {
+  titulo,
+  descripcion,
+  fecha,
+  /** SPEC §5: required; with the day it makes the task's instant, a Madrid wall-clock time. */
+  hora: z.unknown().transform((v, ctx) => {
+    if (missing(v)) {
+      ctx.addIssue({ code: 'custom', message: planingMessages.horaObligatoria })
+      return z.NEVER
+    }
+    const text = typeof v === 'string' ? v.trim() : ''
+    if (!HORA_PATTERN.test(text)) {
+      ctx.addIssue({ code: 'custom', message: planingMessages.horaInvalida })
+      return z.NEVER
+    }
+    return text
+  }),
+  notificable: z.boolean({ error: 'Indica si la tarea es notificable' }).optional(),
+  usuarioIds,
+  /** The company whose residents the task concerns (DECISIONS D4: the one chosen in the top bar). */
+  empresaId: requiredId(planingMessages.empresaObligatoria, planingMessages.empresaTipo),
+}
+
+/** SPEC §5, §7 Calendar task: create. The day and the time make `fecha`, the task's instant. */
+export const planingTareaCreateSchema = z.object(fields).transform(({ hora: time, fecha: day, ...rest }) => ({
+  ...rest,
+  notificable: rest.notificable ?? false,
+  fecha: madridDateTime(day.day, time).toISOString(),
+}))
+export type PlaningTareaCreate = z.output<typeof planingTareaCreateSchema>
+/** What the form holds (the day and the time apart, as the inputs show them). */
+export type PlaningTareaForm = {
+  titulo: string
+  descripcion: string
+  fecha: string
+  hora: string
+  notificable: boolean
+  usuarioIds: number[] | typeof TODOS
+  empresaId: number | undefined
+}
+
+/** Edit: only the fields sent change; a new day or time moves the task. */
+export const planingTareaUpdateSchema = z
+  .object({
+    titulo: titulo.optional(),
+    descripcion: descripcion.optional(),
+    fecha: fecha.optional(),
+    hora: hora.optional(),
+    notificable: fields.notificable,
+    usuarioIds: usuarioIds.optional(),
+    updatedAt: z.string().optional(),
+  })
+  .transform(({ hora: time, fecha: day, ...rest }, ctx) => {
+    if (!day && time === undefined) return { ...rest, fecha: undefined as string | undefined }
+    if (!day || !(time ?? day.hora)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [day ? 'hora' : 'fecha'],
+        message: day ? planingMessages.horaObligatoria : planingMessages.fechaObligatoria,
+      })
+      return z.NEVER
+    }
+    return { ...rest, fecha: madridDateTime(day.day, (time ?? day.hora) as string).toISOString() as string | undefined }
+  })
+export type PlaningTareaUpdate = z.output<typeof planingTareaUpdateSchema>
+
+const day = daySchema(planingMessages.fechaInvalida)
+
+/** GET /api/planing-tareas: a range of Madrid days (both ends included), a day, a company, a resident. */
+export const planingTareaListQuerySchema = listQuerySchema(['fecha', 'titulo'] as const)
+  .extend({
+    empresaId: idFilter,
+    usuarioId: idFilter,
+    fecha: day.optional(),
+    desde: day.optional(),
+    hasta: day.optional(),
+  })
+  .refine((q) => !q.desde || !q.hasta || q.desde <= q.hasta, { message: planingMessages.rangoInvalido, path: ['hasta'] })
+export type PlaningTareaListQuery = z.infer<typeof planingTareaListQuerySchema>
+
+/** SPEC §9: the month grid has 42 cells; the calendar call covers at most that. */
+export const CALENDAR_MAX_DAYS = 42
+/** Tasks shown in one day's cell; the rest are counted ('+3 más') and listed when the day opens. */
+export const CALENDAR_TASKS_PER_DAY = 3
+
+/**
+ * GET /api/planing-tareas/calendario: the visible days (desde-hasta, at most 42), each with its first tasks
+ * and how many it has. The server never sends the whole table, nor more than a cell shows.
+ */
+export const calendarioQuerySchema = z
+  .object({
+    desde: day,
+    hasta: day,
+    empresaId: idFilter,
+    porDia: z
+      .string()
+      .regex(/^[1-9]\d?$/)
+      .transform(Number)
+      .pipe(z.number().max(20))
+      .optional(),
+  })
+  .refine((q) => q.desde <= q.hasta, { message: planingMessages.rangoInvalido, path: ['hasta'] })
+  .refine((q) => (Date.parse(`${q.hasta}T00:00:00Z`) - Date.parse(`${q.desde}T00:00:00Z`)) / 86_400_000 < CALENDAR_MAX_DAYS, {
+    message: planingMessages.rangoLargo,
+    path: ['hasta'],
+  })
+export type CalendarioQuery = z.infer<typeof calendarioQuerySchema>
+
+export const calendarioDiaSchema = z.object({
+  /** YYYY-MM-DD, Europe/Madrid. */
+  dia: z.string(),
+  total: z.number().int(),
+  tareas: z.array(planingTareaSchema),
+})
+export type CalendarioDia = z.infer<typeof calendarioDiaSchema>
+/** Only the days that have tasks, in order. */
+export const calendarioSchema = z.array(calendarioDiaSchema)
+
+/**
+ * SPEC §2.9, §9: 20 colours, one per resident by id; a task for everyone is black. Each is dark enough for
+ * white text at 4.5:1 or more (WCAG AA), so the task's title on it stays readable.
+ */
+export const PLANING_PALETTE = [
+  '#1f5fa8',
+  '#b3261e',
+  '#1b7a3e',
+  '#8a4b08',
+  '#6b3fa0',
+  '#0e6f78',
+  '#a8326e',
+  '#4d5b12',
+  '#2d4a8a',
+  '#8f3a2b',
+  '#0f6b4f',
+  '#7a4e9c',
+  '#95510f',
+  '#1d5e86',
+  '#9c2f4f',
+  '#3f6a1c',
+  '#5a4a99',
+  '#7d4a2e',
+  '#006c84',
+  '#8c2f8c',
+] as const
+export const PLANING_TODOS_COLOR = '#000000'
+
+/** The colour of a task: black for everyone, otherwise its first resident's (SPEC §2.9, DECISIONS D4). */
+export function planingColor(tarea: Pick<PlaningTarea, 'todos' | 'usuarios'>): string {
+  if (tarea.todos) return PLANING_TODOS_COLOR
+  const first = tarea.usuarios.reduce<number | null>((min, u) => (min === null || u.id < min ? u.id : min), null)
+  return first === null ? PLANING_TODOS_COLOR : (PLANING_PALETTE[first % PLANING_PALETTE.length] as string)
+}
+
+/** A resident's colour (the legend of the calendar). */
+export const usuarioColor = (usuarioId: number): string => PLANING_PALETTE[usuarioId % PLANING_PALETTE.length] as string
