@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { AuthLayout } from '../components/auth-layout'
-import { Icon } from '../components/icon'
+import { FirstIcon as Icon } from '../components/first-icons'
 import { useToken } from '../lib/use-session'
 import { paths } from './paths'
 

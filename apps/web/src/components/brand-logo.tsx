@@ -1,4 +1,4 @@
-import { Icon } from './icon'
+import { FirstIcon as Icon } from './first-icons'
 
 /** The product mark: a house in the brand colour beside the product name. */
 export function BrandLogo({ size = 'md' }: { size?: 'md' | 'lg' }) {

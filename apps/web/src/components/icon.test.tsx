@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { cleanup, render } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Icon, iconNames, shapesOf } from './icon'
+import { Icon, iconNames } from './icon'
+import { shapesOf } from './icon-core'
 
 afterEach(cleanup)
 

@@ -63,6 +63,7 @@ import trash from 'bootstrap-icons/icons/trash.svg?raw'
 import upload from 'bootstrap-icons/icons/upload.svg?raw'
 import xCircle from 'bootstrap-icons/icons/x-circle.svg?raw'
 import xOctagon from 'bootstrap-icons/icons/x-octagon.svg?raw'
+import { type Shape, SvgIcon, shapesOf } from './icon-core'
 
 /**
  * Issue 12: the Bootstrap Icons the screens use, and only those (the icon font carried about 2,000). Each is the
@@ -139,24 +140,6 @@ const svgs = {
 
 export type IconName = keyof typeof svgs
 
-interface Shape {
-  d: string
-  fillRule?: 'evenodd'
-}
-
-const pathTag = /<path\b([^>]*)\/?>/g
-const attribute = (attrs: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(attrs)?.[1]
-
-/** The shapes of an icon: every bootstrap-icons file is paths on a 16 × 16 grid. */
-export function shapesOf(svg: string): Shape[] {
-  const shapes: Shape[] = []
-  for (const [, attrs = ''] of svg.matchAll(pathTag)) {
-    const d = attribute(attrs, 'd')
-    if (d) shapes.push(attribute(attrs, 'fill-rule') === 'evenodd' ? { d, fillRule: 'evenodd' } : { d })
-  }
-  return shapes
-}
-
 const shapes = Object.fromEntries(Object.entries(svgs).map(([name, svg]) => [name, shapesOf(svg)])) as Record<IconName, Shape[]>
 export const iconNames = Object.keys(svgs) as IconName[]
 
@@ -168,20 +151,5 @@ interface IconProps {
 
 /** A decorative Bootstrap Icon, hidden from assistive technology: the control around it carries the words. */
 export function Icon({ name, className }: IconProps) {
-  return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      viewBox="0 0 16 16"
-      width="1em"
-      height="1em"
-      fill="currentColor"
-      className={className ? `bi bi-${name} ${className}` : `bi bi-${name}`}
-      aria-hidden="true"
-      focusable="false"
-    >
-      {shapes[name].map((shape) => (
-        <path key={shape.d} d={shape.d} fillRule={shape.fillRule} />
-      ))}
-    </svg>
-  )
+  return <SvgIcon name={name} shapes={shapes[name]} className={className} />
 }

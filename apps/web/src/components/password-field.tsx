@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button'
 import Form from 'react-bootstrap/Form'
 import InputGroup from 'react-bootstrap/InputGroup'
 import type { UseFormRegisterReturn } from 'react-hook-form'
-import { Icon } from './icon'
+import { FirstIcon as Icon } from './first-icons'
 
 interface Props {
   id: string

@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import ToastContainer from 'react-bootstrap/ToastContainer'
-import { Icon } from './icon'
+import { FirstIcon as Icon } from './first-icons'
 
 /** SPEC §9: success toasts last 3000 ms (2500 ms on documents and cash: pass it). */
 export const TOAST_MS = 3000
