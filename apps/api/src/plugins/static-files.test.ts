@@ -145,12 +145,13 @@ describe('API responses', () => {
           res.on('data', onData)
           check()
         })
-      // The greeting is written before any event: it arrives as it is, not held by a compressor.
-      await seen(': conectado', 2000)
+      // The greeting is written before any event: it arrives as it is, not held by a compressor (which would
+      // hold it until the stream ends, never within the wait, however long; 10 s leaves room for a busy machine).
+      await seen(': conectado', 10_000)
       const [row] = await createNotificaciones(t.db, [
         { titulo: 'Aviso', descripcion: 'Prueba', tipo: 'TAREA', trabajadorId: w.id, fechaNotificacion: new Date() },
       ])
-      await seen(`data: {"id":${row?.id}}`, 2000)
+      await seen(`data: {"id":${row?.id}}`, 10_000)
     } finally {
       req.destroy()
     }
