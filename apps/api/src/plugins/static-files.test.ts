@@ -128,21 +128,27 @@ describe('API responses', () => {
       expect(res.statusCode).toBe(200)
       expect(res.headers['content-encoding']).toBeUndefined()
       expect(res.headers['content-type']).toContain('text/event-stream')
+      // Everything the stream sends is kept from the start: an event that arrives while the test is still
+      // creating it is not lost between two waits.
       let text = ''
+      const waiters = new Set<() => void>()
+      res.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8')
+        for (const check of [...waiters]) check()
+      })
       const seen = (needle: string, ms: number) =>
         new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`not seen in ${ms} ms: ${needle}`)), ms)
+          const timer = setTimeout(() => {
+            waiters.delete(check)
+            reject(new Error(`not seen in ${ms} ms: ${needle}`))
+          }, ms)
           const check = () => {
             if (!text.includes(needle)) return
             clearTimeout(timer)
-            res.off('data', onData)
+            waiters.delete(check)
             resolve()
           }
-          const onData = (chunk: Buffer) => {
-            text += chunk.toString('utf8')
-            check()
-          }
-          res.on('data', onData)
+          waiters.add(check)
           check()
         })
       // The greeting is written before any event: it arrives as it is, not held by a compressor (which would
