@@ -1,4 +1,4 @@
-// `npm run bench:web`: the first visit on a phone, measured (issue 12). Builds the app, starts the real server on
+// `npm run bench:web`: the first visit on a phone, measured. Builds the app, starts the real server on
 // a fresh embedded database with the demo data, and runs Lighthouse (the npm package) in Debian's Chromium on the
 // login page from a cold cache and, after logging in through the form, on /usuarios, /inicio and /viviendas
 // (their cache is what the login left, as for a worker who has just signed in). Mobile and desktop presets.
@@ -60,7 +60,7 @@ const PAGES = args.pages.split(',').map((id) => {
   return page
 })
 
-/** Issue 12's budgets (mobile preset); accessibility and best practices hold on every screen and preset. */
+/** The budgets (mobile preset); accessibility and best practices hold on every screen and preset. */
 const BUDGETS = {
   loginBytes: 200_000,
   performance: { login: 90, usuarios: 90 },

@@ -1,4 +1,4 @@
-// Screenshots of screens at 1440 and 375 px, for looking at them (GUIDE: look and feel), on a running server:
+// Screenshots of screens at 1440 and 375 px, for looking at them (docs/architecture.md, look and feel), on a running server:
 //   node scripts/screenshots.mjs http://127.0.0.1:3000 /tmp/shots superadmin /planing /tareas /presupuestos /inicio
 // The account is a demo account (password Demo1234); each path is saved as <dir>/<name>-<width>.png.
 import { mkdirSync } from 'node:fs'

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 const steps = [
   { name: 'Lint and format (Biome)', command: 'npx biome check .' },
   { name: 'Types (tsc)', command: 'npm run typecheck' },
-  // A service importing app.ts (or any other cycle) fails here (GUIDE: deps.ts).
+  // A service importing app.ts (or any other cycle) fails here (docs/architecture.md, where code goes).
   { name: 'Import cycles (madge)', command: 'npm run check:cycles' },
   // The web project may have no unit tests yet: that is not a failure.
   { name: 'Unit tests (shared, web)', command: 'npx vitest run --project shared --project web --passWithNoTests' },
@@ -19,7 +19,7 @@ const steps = [
       : 'TEST_DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/postgres)',
   },
   { name: 'Build (web + API)', command: 'npm run build' },
-  // Issue 12: the first load's size budget, precompressed files and cache headers, on the build just made.
+  // The first load's size budget, precompressed files and cache headers, on the build just made.
   { name: 'Delivery checks on the build (sizes, compression, caching)', command: 'npx vitest run --project delivery' },
   { name: 'Browser suite (Playwright, headless Chromium)', command: 'npm run test:e2e' },
 ]

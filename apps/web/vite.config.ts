@@ -7,7 +7,7 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2'
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
-    // Issue 12: every text file gets .br and .gz copies at build time, at the highest levels (the server sends
+    // Every text file gets .br and .gz copies at build time, at the highest levels (the server sends
     // them as they are, so a phone never waits for compression and never downloads the plain file).
     compression({
       include: /\.(js|css|svg|json|html)$/,
@@ -21,7 +21,7 @@ export default defineConfig(({ command }) => ({
     }),
   ],
   css: {
-    // Issue 12: the built stylesheet keeps only the rules whose classes and elements appear in our code and in
+    // The built stylesheet keeps only the rules whose classes and elements appear in our code and in
     // react-bootstrap's, plus the classes react-bootstrap composes at run time from a prefix and its props
     // (variant, size, placement, responsive, bg…), which no file spells out.
     postcss: {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:caja` (issue 9, Speed): a resident with 20,000 cash movements among 1,000,000.
+ * `npm run bench:caja`: a resident with 20,000 cash movements among 1,000,000.
  *
  * For each engine: a fresh migrated database seeded with set-based SQL (3 companies, 60 homes, 2,000
  * residents, 1,000,000 movements; the measured resident has 20,000 of them over five years, 500 in the last

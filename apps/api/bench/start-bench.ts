@@ -1,5 +1,5 @@
 /**
- * `npm run bench:start` (issue 'one engine', budgets): how long `npm start` takes on a fresh clone (after
+ * `npm run bench:start`: how long `npm start` takes on a fresh clone (after
  * `npm install`: the build and the first initialisation of the embedded PostgreSQL included) and on a
  * restart, and how much memory the API process holds after 600 list requests on the demo data, with
  * PostgreSQL's own memory beside it.

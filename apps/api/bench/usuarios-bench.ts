@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue: 100,000 residents in 2,000 homes, a searched residents page answers in under 50 ms
+ * `npm run bench` (target: 100,000 residents in 2,000 homes, a searched residents page answers in under 50 ms
  * at p95, on PostgreSQL and on the embedded default).
  *
  * For each engine: a fresh migrated database, seeded with set-based SQL; the real app (buildApp, no web
@@ -254,7 +254,7 @@ bench.runBench(async () => {
   }
   const [embedded, external] = [results.find((r) => r.engine === 'embedded'), results.find((r) => r.engine === 'pg')]
   if (embedded && external) {
-    // Issue 'one engine' budget: the embedded default within 20 % of an external PostgreSQL, same run.
+    // Budget: the embedded default within 20 % of an external PostgreSQL, same run.
     const rows = embedded.rows.flatMap((row) => {
       const other = external.rows.find((o) => o.label === row.label)
       if (!row.load || !other?.load) return []

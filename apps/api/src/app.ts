@@ -69,7 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     trustProxy: options.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true },
-    // Issue 'faults' item 6: a request whose body stalls is cut after 30 s, headers after 10 s (checked every second).
+    // A request whose body stalls is cut after 30 s, headers after 10 s (checked every second).
     // (Node only enforces the request timeout when the headers timeout is not longer.)
     requestTimeout,
     http: { headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: 1000 },

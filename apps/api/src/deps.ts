@@ -8,7 +8,7 @@ import type { Mailer } from './lib/mailer'
 import type { NotificationHub } from './lib/notification-hub'
 
 /**
- * What services receive (GUIDE: deps.ts). Services import this module, never app.ts, so the backend has
+ * What services receive (docs/architecture.md, where code goes). Services import this module, never app.ts, so the backend has
  * no import cycles (`npm test` checks it).
  */
 export interface AppDeps {

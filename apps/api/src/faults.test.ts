@@ -20,7 +20,7 @@ import { testScenario } from './test/scenario'
 import { DatabaseProxy } from './test/tcp-proxy'
 
 /**
- * Issue 'Survive faults and races': each protection has a test that fails without it, on the embedded
+ * Faults and races: each protection has a test that fails without it, on the embedded
  * server and on TEST_DATABASE_URL (the run's engine).
  */
 const dbs = inject('testDatabases')

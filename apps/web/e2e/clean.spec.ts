@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { apiAs, expect, loginAs, test } from './fixtures'
 
 /**
- * Issue 12: no screen reports a Content Security Policy violation, a console error or an uncaught
+ * No screen reports a Content Security Policy violation, a console error or an uncaught
  * exception. The CSP stays strict (script-src 'self'); the app keeps within it.
  */
 function watchProblems(page: Page): string[] {
@@ -25,7 +25,7 @@ async function watchCsp(page: Page) {
   })
 }
 
-test.describe('No CSP violation or console error (issue 12)', () => {
+test.describe('No CSP violation or console error', () => {
   test('login, password recovery and a page that does not exist', async ({ page }) => {
     await watchCsp(page)
     const problems = watchProblems(page)

@@ -64,7 +64,7 @@ test('errors show under their field and clear when the field is edited', async (
   await expect(alta.getByText('La URL del logo no es válida')).toBeVisible()
   await expectAccessible(page)
 
-  // Escape with typed changes asks first (issue 8 item 8); discarding closes the modal and gives focus back
+  // Escape with typed changes asks first; discarding closes the modal and gives focus back
   // to the button that opened it.
   await page.keyboard.press('Escape')
   await expect(alta.getByText('Tienes cambios sin guardar. ¿Quieres descartarlos?')).toBeVisible()

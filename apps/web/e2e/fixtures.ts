@@ -38,7 +38,7 @@ export async function loginAs(
   return body
 }
 
-/** The API called as a demo account, for arranging data (GUIDE: data seeded through the API). */
+/** The API called as a demo account, for arranging data (data seeded through the API). */
 export async function apiAs(page: Page, who: Account) {
   const res = await page.request.post('/api/auth/trabajadores/login', { data: { email: accounts[who], password: DEMO_PASSWORD } })
   const { token } = await res.json()

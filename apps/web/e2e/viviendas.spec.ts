@@ -55,7 +55,7 @@ test('required fields show their messages and clear when edited', async ({ page,
   await pick(alta, 'Empresa', 'Residencias del Norte (Asturias)')
   await expect(alta.getByText('La empresa es obligatoria')).toBeHidden()
   await expect(alta.getByText('La dirección es obligatoria')).toBeVisible()
-  // Typed changes: Cancelar asks before throwing them away (issue 8 item 8).
+  // Typed changes: Cancelar asks before throwing them away.
   await alta.getByRole('button', { name: 'Cancelar' }).click()
   await expect(alta.getByText('Tienes cambios sin guardar. ¿Quieres descartarlos?')).toBeVisible()
   await alta.getByRole('button', { name: 'Descartar cambios' }).click()

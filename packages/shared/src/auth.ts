@@ -29,7 +29,7 @@ export const passwordMessages = {
   exito: 'Contraseña actualizada correctamente.',
   fallo: 'No se pudo actualizar la contraseña. Inténtalo más tarde.',
   actualIncorrecta: 'La contraseña actual no es correcta.',
-  /** Issue 'faults' item 4: a change must change it. */
+  /** A change must change it. */
   igualActual: 'La nueva contraseña debe ser distinta de la actual',
 } as const
 

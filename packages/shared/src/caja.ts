@@ -24,7 +24,7 @@ export const cajaMessages = {
   eliminado: 'Movimiento eliminado correctamente',
   vacio: 'No hay movimientos',
   noEncontrado: 'No se ha encontrado el movimiento.',
-  /** DECISIONS L3 and GUIDE (stale edits of money): the second of two editors. */
+  /** DECISIONS L3 (stale edits of money): the second of two editors. */
   cambiado: 'El movimiento ha cambiado desde que lo abriste. Vuelve a cargarlo.',
   usuarioRequerido: 'Indica el usuario (usuarioId o nif).',
   extractoRangoLargo:

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { HORA_PATTERN, madridDateTime, madridStartOfDay } from './dates'
 
-/** The largest PostgreSQL `integer`: ids and counts beyond it are not ours (issue 'faults' item 6). */
+/** The largest PostgreSQL `integer`: ids and counts beyond it are not ours. */
 export const MAX_ID = 2_147_483_647
 
 /** A required, trimmed text whose missing, wrong-type and empty forms all answer `message`. */

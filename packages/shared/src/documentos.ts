@@ -24,7 +24,7 @@ export const documentoMessages = {
   eliminado: 'Documento eliminado correctamente',
   vacio: 'No hay documentos',
   noEncontrado: 'No se ha encontrado el documento.',
-  /** DECISIONS (GUIDE, habits): a stale edit. */
+  /** A stale edit (CONTRIBUTING.md, habits). */
   cambiado: 'El documento ha cambiado desde que lo abriste. Vuelve a cargarlo.',
 } as const
 

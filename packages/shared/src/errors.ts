@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** Closed set of error codes (GUIDE: Errors, DECISIONS A3). */
+/** Closed set of error codes (DECISIONS A3). */
 export const errorCodes = [
   'VALIDATION_FAILED',
   'UNAUTHENTICATED',

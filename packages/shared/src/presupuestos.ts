@@ -45,7 +45,7 @@ export const presupuestoMessages = {
   modificado: 'Presupuesto modificado correctamente',
   eliminado: 'Presupuesto eliminado correctamente',
   noEncontrado: 'No se ha encontrado el presupuesto.',
-  /** A stale edit of money (GUIDE: habits, stale edits). */
+  /** A stale edit of money (CONTRIBUTING.md, habits). */
   cambiado: 'El presupuesto ha cambiado desde que lo abriste. Vuelve a cargarlo.',
   vacio: 'No hay presupuestos.',
   sinFecha: 'Sin fecha',

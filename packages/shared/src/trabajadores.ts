@@ -41,7 +41,7 @@ export const trabajadorMessages = {
   emailDuplicado: 'Ya existe un trabajador con ese email',
   nif: 'Formato de NIF/NIE no válido (ej. 12345678Z o X1234567Z)',
   noEncontrado: 'No se encontró el trabajador.',
-  /** Issue 'faults' item 4: an admin's reset is for other workers; one's own goes through /cambiar-password-con-actual. */
+  /** An admin's reset is for other workers; one's own goes through /cambiar-password-con-actual. */
   restablecerPropia: 'Para cambiar tu propia contraseña usa «Cambiar contraseña».',
   vacio: 'No hay trabajadores.',
   /** SPEC §8 Workers load. */

@@ -42,7 +42,7 @@ export interface OpenOptions {
   migrate?: boolean
   /**
    * Server-side statement timeout and client-side query timeout for the pool, in ms (0: none). While the
-   * database is unreachable a request answers 503 within this time instead of hanging (issue 'faults' item 1).
+   * database is unreachable a request answers 503 within this time instead of hanging.
    */
   statementTimeoutMs?: number
   /** A pooled or LISTEN connection was lost (it is replaced; nothing crashes). */

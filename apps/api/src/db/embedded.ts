@@ -633,7 +633,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const root = process.getuid?.() === 0
   const who = root ? systemUser(options.osUser || process.env.EMBEDDED_PG_USER || DEFAULT_OS_USER, notice) : undefined
 
-  // Root: check every way in before touching anything (issue 'one engine', item 3).
+  // Root: check every way in before touching anything.
   if (who) {
     const blocker = blockingFolder(dataDir, who, false)
     if (blocker) {

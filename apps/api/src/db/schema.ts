@@ -85,7 +85,7 @@ export const usuarios = pgTable(
     nif: varchar({ length: 9 }).notNull(),
     gradoDependencia: varchar({ length: 3 }),
     fotoUrl: text(),
-    /** One home at a time (issue 3); SPEC's `viviendas` list is this link. */
+    /** One home at a time; SPEC's `viviendas` list is this link. */
     viviendaId: integer().references(() => viviendas.id, { onDelete: 'restrict' }),
     /**
      * Normalised search text and sort keys, stored: the trigram index's recheck and the sorts read plain

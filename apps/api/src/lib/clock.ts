@@ -1,4 +1,4 @@
-/** Injected time source, so tests can fix "today" (GUIDE: Tests). */
+/** Injected time source, so tests can fix "today" (docs/architecture.md, tests). */
 export interface Clock {
   now(): Date
 }

@@ -4,7 +4,7 @@ import { makeNif, makeUsuario } from '../test/factories'
 import { testScenario } from '../test/scenario'
 import { setCountCacheTtl } from './count-cache'
 
-/** Issue 8 item 5: a searched list's bounded total is counted once per few seconds, and never outlives a write. */
+/** A searched list's bounded total is counted once per few seconds, and never outlives a write. */
 
 const scenario = await testScenario({
   empresaA: { nombre: 'Empresa Cuenta' },

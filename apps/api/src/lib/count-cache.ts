@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../db/client'
 
 /**
- * Issue 8 item 5: the bounded total of a **searched** list, kept for a few seconds per exact statement (the
+ * The bounded total of a **searched** list, kept for a few seconds per exact statement (the
  * SQL and its parameters, so the worker's scope is part of the key and nothing crosses companies). Paging
  * through a search, or several people searching the same thing, then counts it once instead of on every
  * page: with 100,000 residents that count (up to 10,001 trigram matches) is most of a searched page's cost.

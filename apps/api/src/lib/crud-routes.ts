@@ -40,7 +40,7 @@ export const errorResponses = {
 }
 
 /**
- * The one CRUD contract of SPEC §7 for a resource (GUIDE: react-admin's uniform contract): GET list
+ * The one CRUD contract of SPEC §7 for a resource (react-admin's uniform contract): GET list
  * (JSON array, `X-Total-Count` when paged), GET one, POST (201), PATCH, DELETE (204). Every route declares
  * its schemas (validation, serialisation, OpenAPI) and checks the role matrix before validating the body.
  */

@@ -26,7 +26,7 @@ export const emailKey = (email: string) => `email:${email.trim().toLowerCase()}`
 export const ipKey = (ip: string) => `ip:${ip}`
 
 /**
- * Attempt limits that hold under a burst and across processes (DECISIONS S3, issue 'faults' item 3).
+ * Attempt limits that hold under a burst and across processes (DECISIONS S3).
  * "Check, then record" across an await is a race: 60 concurrent wrong passwords would all be checked.
  * Here the check and the record are one step in the database: under a transaction-scoped advisory lock
  * per key, the key's attempts in its window are counted and, if every key is below its limit, one row per

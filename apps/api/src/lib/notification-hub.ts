@@ -39,7 +39,7 @@ export interface StreamSubscriber {
   onEnd(): void
 }
 
-/** Issue 'faults' item 6: open streams per worker (tabs, phones); past it the oldest is closed. */
+/** Open streams per worker (tabs, phones); past it the oldest is closed. */
 export const MAX_STREAMS_PER_WORKER = 10
 
 /**

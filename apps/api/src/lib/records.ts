@@ -8,7 +8,7 @@ import type { Clock } from './clock'
 import { cachedCount } from './count-cache'
 
 /**
- * The helpers every service repeats (GUIDE: 'What a new resource should cost'): a bounded total for a list
+ * The helpers every service repeats (docs/adding-a-resource.md): a bounded total for a list
  * page, the row lock of a read-check-write, not-found, unique-violation to 409, and the log entry with its
  * before and after.
  */
@@ -71,7 +71,7 @@ export const pageWindow = (query: { page: number; pageSize: number }) => ({
 })
 
 /**
- * Lock before you look (GUIDE: habits every write keeps): inside the transaction, takes the record's own
+ * Lock before you look (CONTRIBUTING.md, habits every write keeps): inside the transaction, takes the record's own
  * row with SELECT … FOR UPDATE under the worker's scope condition, or answers 404. A concurrent writer of
  * the same row waits here, then reads what the first one committed; the log's "before" is this row.
  */
@@ -93,7 +93,7 @@ export async function lockRow<T extends TableWithId>(
 }
 
 /**
- * Stale edits (GUIDE, habits; DECISIONS L3): the version a client read is the row's `updatedAt` as the API
+ * Stale edits (CONTRIBUTING.md, habits; DECISIONS L3): the version a client read is the row's `updatedAt` as the API
  * shows it (an ISO instant to the millisecond). It may come in If-Match (bare, quoted as an ETag, or weak
  * `W/"…"`) and/or in the body; each one sent must equal the locked row's, otherwise 409 with `message`. A
  * call that sends none, or `If-Match: *`, is accepted (SPEC's plain PATCH).

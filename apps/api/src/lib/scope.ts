@@ -18,7 +18,7 @@ import {
 import { type Actor, isSuper } from './actor'
 
 /**
- * The one scope module (DECISIONS P1, GUIDE: lib/scope.ts). For every resource, the SQL condition
+ * The one scope module (DECISIONS P1). For every resource, the SQL condition
  * "visible to this worker", written once as a query condition (Directus-style permission filters), and the
  * role × action check of SPEC §6 (shared `can`). Every list, single-record read and write puts the
  * condition in its own SQL, so a record of another company is simply not found (404) and nothing is read

@@ -53,7 +53,7 @@ function* chain(err: unknown): Generator<{ code?: unknown; message?: unknown; sy
 }
 
 /**
- * Issue 'faults' item 1: a failure to reach PostgreSQL (down, restarting, connections terminated, a
+ * A failure to reach PostgreSQL (down, restarting, connections terminated, a
  * statement or connection timeout) answers 503 SERVICE_UNAVAILABLE, never 500. Only errors of the driver
  * and of its connection count: an ENOENT of a file (an upload, a font) is not the database being away,
  * while an ENOENT of `connect` is (the embedded server's socket is gone while it restarts).

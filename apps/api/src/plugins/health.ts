@@ -7,7 +7,7 @@ import type { Db } from '../db/client'
 const statusSchema = z.object({ status: z.literal('ok') })
 
 /**
- * For a load balancer (issue 'faults' item 1): `GET /api/health` says the process is up; `GET /api/ready`
+ * For a load balancer: `GET /api/health` says the process is up; `GET /api/ready`
  * says it can serve, i.e. the database answers (503 while it does not). Both public and cheap.
  */
 export function registerHealth(app: FastifyInstance, db: Db): void {

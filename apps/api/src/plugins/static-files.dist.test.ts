@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../test/build-test-app'
 
 /**
- * Issue 12 and issue 8 item 7, on the real build (`npm run build`, then `npm run test:delivery`; `npm test` runs
+ * The first visit and lazy screens, on the real build (`npm run build`, then `npm run test:delivery`; `npm test` runs
  * it right after its build step): the first load stays small, and every file leaves the server compressed and
  * correctly cached. Sizes are the gzip files the build wrote (what a gzip-only browser downloads).
  */
@@ -18,7 +18,7 @@ const webDist = path.resolve(import.meta.dirname, '../../../web/dist')
  * in the commit.
  */
 const ENTRY_BUDGET = 200_000
-/** The screens that must stay out of the entry chunk (route-level lazy loading, issue 8 item 7). */
+/** The screens that must stay out of the entry chunk (route-level lazy loading). */
 const LAZY_SCREENS = [
   'src/app/layout/shell.tsx',
   'src/features/usuarios/usuarios-page.tsx',

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createNotificaciones } from '../modules/notificaciones/notificaciones.service'
 import { testApp } from '../test/scenario'
 
-/** Issue 12: what the server sends a phone, on a small stand-in for the built web app (the real build is checked by dist.test.ts). */
+/** What the server sends a phone, on a small stand-in for the built web app (the real build is checked by dist.test.ts). */
 
 const indexHtml = `<!doctype html><html lang="es"><head><title>Viviendas</title></head><body><div id="root"></div>${'<!-- relleno -->'.repeat(20)}</body></html>`
 const script = `export const saludo = ${JSON.stringify('hola '.repeat(400))}\n`

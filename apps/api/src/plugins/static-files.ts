@@ -12,7 +12,7 @@ export const REVALIDATE = 'no-cache'
 export const COMPRESS_THRESHOLD = 1024
 
 /**
- * Issue 12, the first visit on a phone: small, cached responses.
+ * The first visit on a phone: small, cached responses.
  *
  * - API responses over 1 KB go out in brotli or gzip when the client accepts it (`@fastify/compress`). The
  *   notification stream takes over its raw response (`reply.hijack()`), so it is never buffered by a compressor.

@@ -164,7 +164,7 @@ export async function seedDemoIfEmpty(db: Db, now: Date = new Date(), options: S
 
 /**
  * A real file in the uploads folder and its row, attached to a record (the demo's documents with uploaded
- * files and movements with receipts, issue 9 item 7).
+ * files and movements with receipts).
  */
 async function seedFile(
   tx: Tx,

@@ -20,9 +20,9 @@ interface FormModalProps {
 }
 
 /**
- * A create/edit form in a modal (GUIDE: title, labelled fields, errors under the field, primary action on
- * the right, Escape closes, focus returns to what opened it). With typed changes, closing first asks
- * (issue 8 item 8): the question replaces the footer, so it is read where the buttons were.
+ * A create/edit form in a modal (docs/architecture.md, look and feel: title, labelled fields, errors under the
+ * field, primary action on the right, Escape closes, focus returns to what opened it). With typed changes,
+ * closing first asks: the question replaces the footer, so it is read where the buttons were.
  */
 export function FormModal({
   show,

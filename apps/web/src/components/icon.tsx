@@ -66,7 +66,7 @@ import xOctagon from 'bootstrap-icons/icons/x-octagon.svg?raw'
 import { type Shape, SvgIcon, shapesOf } from './icon-core'
 
 /**
- * Issue 12: the Bootstrap Icons the screens use, and only those (the icon font carried about 2,000). Each is the
+ * The Bootstrap Icons the screens use, and only those (the icon font carried about 2,000). Each is the
  * bootstrap-icons package's own SVG, inlined into the bundle by the build (`?raw`). To use another icon, import
  * its file here: `IconName` then accepts it.
  */

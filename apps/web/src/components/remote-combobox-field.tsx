@@ -24,7 +24,7 @@ interface RemoteComboboxFieldProps<T extends FieldValues, C, O> {
 }
 
 /**
- * A searchable remote select (issue 8 item 5): typing searches the server, one page of options at a time,
+ * A searchable remote select (DECISIONS D13): typing searches the server, one page of options at a time,
  * so a picker over 2,000 homes finds every one of them. An accessible combobox (downshift: ARIA 1.2
  * pattern, arrow keys, Enter, Escape); the form keeps the chosen id (a number, as the shared schema wants).
  */

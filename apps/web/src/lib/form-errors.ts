@@ -2,7 +2,7 @@ import type { FieldValues, Path, UseFormSetError } from 'react-hook-form'
 import { ApiError } from './api-client'
 
 /**
- * Puts a 400's `fieldErrors` under the matching form fields (GUIDE: errors under the field).
+ * Puts a 400's `fieldErrors` under the matching form fields (docs/architecture.md, errors).
  * Returns true when at least one field got a message; otherwise the caller shows `errorMessage(err)`.
  */
 export function applyFieldErrors<T extends FieldValues>(

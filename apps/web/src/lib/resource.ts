@@ -5,7 +5,7 @@ import { api, type Page, type WriteOptions } from './api-client'
 export type ListQuery = Record<string, string | number | boolean | null | undefined>
 
 /**
- * One typed client per resource (GUIDE: react-admin's dataProvider contract): the five calls of SPEC §7's
+ * One typed client per resource (react-admin's dataProvider contract): the five calls of SPEC §7's
  * uniform CRUD, under `/api/<path>`, and the query key every cache entry of the resource lives under.
  * `R` is what a create answers when it is more than the record (a new worker's one-time password).
  */

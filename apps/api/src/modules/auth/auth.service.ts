@@ -11,7 +11,7 @@ import { replacePassword, revokeResetLinks } from '../trabajadores/passwords'
 import { presentTrabajador } from '../trabajadores/trabajadores.presenter'
 
 export const RESET_TTL_MS = 30 * 60_000
-/** Issue 'faults' item 3: reset requests per e-mail, in the database so every process shares the count. */
+/** DECISIONS S4: reset requests per e-mail, in the database so every process shares the count. */
 const RESETS_PER_EMAIL = { max: 3, windowMs: 60 * 60_000 }
 /** Reset requests and reset-link uses per client address. */
 const RESET_REQUESTS_PER_IP = { max: 10, windowMs: 15 * 60_000 }

@@ -29,7 +29,7 @@ import type { ExtractoData } from './caja-usuario.extracto-pdf'
 export type { ExtractoData } from './caja-usuario.extracto-pdf'
 
 /**
- * GET /caja-usuario/extracto (issue 9 item 5): a resident's cash statement for a range of Madrid days, as a
+ * GET /caja-usuario/extracto: a resident's cash statement for a range of Madrid days, as a
  * PDF in Spanish. Every figure is computed by PostgreSQL as numeric and printed from its decimal string
  * with the shared es-ES formatter (DECISIONS A6, D10): opening balance, each movement with its running
  * balance, totals of income and outgoings, closing balance.

@@ -173,7 +173,7 @@ describe('POST /api/contactos', () => {
       url: '/api/contactos',
       payload: { ...valid(), nombreComercial: 'Ajeno SA', empresaId: empresaB.id },
     })
-    // Issue 'faults' item 9: nothing tells an ADMIN which ids exist in other companies.
+    // Nothing tells an ADMIN which ids exist in other companies.
     expect(other.statusCode).toBe(400)
     expect(other.json()).toEqual(missing.json())
     expect(await t.db.select().from(contactos).where(eq(contactos.nombreComercial, 'Ajeno SA'))).toEqual([])

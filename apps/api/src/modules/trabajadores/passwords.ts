@@ -11,7 +11,7 @@ export type TrabajadorRow = typeof trabajadores.$inferSelect
 
 /**
  * Every password change goes through here: a reset link, a change with the current password, and an
- * admin's reset (issue 'faults' item 4, DECISIONS S2). On the worker's locked row: the new password must
+ * admin's reset (DECISIONS S2). On the worker's locked row: the new password must
  * differ from the current one (the temporary one included); the hash is replaced; the token version goes
  * up, so older tokens stop working and the worker's open streams end (announced to every process); and
  * every outstanding reset link of the worker stops working.
@@ -53,7 +53,7 @@ export async function revokeResetLinks(tx: Tx, trabajadorId: number, now: Date):
 
 /**
  * Ends every session of a worker without touching its password (deactivation): its tokens stop working
- * and its open streams end at once, on every process (DECISIONS S2, issue 'faults' item 9).
+ * and its open streams end at once, on every process (DECISIONS S2).
  */
 export async function revokeSessions(tx: Tx, trabajadorId: number): Promise<void> {
   await tx

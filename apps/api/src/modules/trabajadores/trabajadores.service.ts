@@ -217,7 +217,7 @@ export const trabajadoresResource = defineResource({
 /**
  * SPEC §2.18-2.19, DECISIONS P4/S2: only the worker itself changes its password; the current one is
  * required unless it is still temporary, and wrong guesses count against the same kind of limit as logins
- * (issue 'faults' item 3) and are logged.
+ * (DECISIONS S3) and are logged.
  */
 export async function cambiarPassword(
   deps: AppDeps,
@@ -372,7 +372,7 @@ async function updateOwnSettings(deps: AppDeps, actor: Actor, input: TrabajadorU
  * POST /api/trabajadores/{id}/restablecer-password: an ADMIN or SUPERADMIN gives a worker it reaches a new
  * random temporary password, shown once (DECISIONS S1), under PATCH's rules (P3: an ADMIN never touches a
  * SUPERADMIN; a worker outside the actor's companies is 404). Nobody resets its own this way: that is
- * «Cambiar contraseña», with the current one. Like every password change (issue 'faults' item 4), it ends
+ * «Cambiar contraseña», with the current one. Like every password change (DECISIONS S2), it ends
  * the worker's sessions and spends every outstanding reset link of it.
  */
 export async function restablecerPassword(

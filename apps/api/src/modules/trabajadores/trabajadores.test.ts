@@ -134,7 +134,7 @@ describe('PATCH /api/trabajadores/:id', () => {
   })
 })
 
-describe('POST /api/trabajadores/:id/restablecer-password (issue faults item 4)', () => {
+describe('POST /api/trabajadores/:id/restablecer-password', () => {
   const restablecer = (who: TestWorker, id: number) =>
     t.as(who, { method: 'POST', url: `/api/trabajadores/${id}/restablecer-password` })
   const login = (email: string, password: string) =>

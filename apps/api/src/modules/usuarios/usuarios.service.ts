@@ -144,7 +144,7 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
       .from(page)
       .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
       .orderBy(...sortKeys(query.sort, page, viviendas.ordenNombre).map((k) => ordered(k, query.order))),
-    // A searched total may come from the short count cache (issue 8 item 5); the rows are always fresh.
+    // A searched total may come from the short count cache (lib/count-cache.ts); the rows are always fresh.
     boundedTotal(deps.db, usuarios, condition, { cache: Boolean(query.q) }),
   ])
   const now = deps.clock.now()

@@ -31,7 +31,7 @@ export function CompanySwitcher() {
     staleTime: 60_000,
   })
 
-  // Issue 8 item 8: the stored selection is checked against the companies the worker may see, at every
+  // The stored selection is checked against the companies the worker may see, at every
   // start and after every change of companies (this query lives under 'empresas', which changes refresh):
   // a company deleted or no longer reachable falls back to 'Todas mis empresas'.
   const check = useQuery({

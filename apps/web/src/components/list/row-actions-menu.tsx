@@ -9,7 +9,7 @@ interface RowActionsMenuProps {
   actions: RowAction[]
 }
 
-/** The actions menu at the end of a row (GUIDE: tables), also used at the top of each card. */
+/** The actions menu at the end of a row (docs/architecture.md, look and feel), also used at the top of each card. */
 export function RowActionsMenu({ label, actions }: RowActionsMenuProps) {
   const toggleRef = useRef<HTMLButtonElement>(null)
   if (actions.length === 0) return null
@@ -58,7 +58,7 @@ export function RowActionsMenu({ label, actions }: RowActionsMenuProps) {
               type="button"
               className={className}
               onClick={() => {
-                // A dialog opened from the menu gives focus back to the toggle when it closes (GUIDE: modals).
+                // A dialog opened from the menu gives focus back to the toggle when it closes (docs/architecture.md, look and feel).
                 toggleRef.current?.focus()
                 action.onSelect?.()
               }}

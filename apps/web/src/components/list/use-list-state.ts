@@ -13,8 +13,8 @@ const positive = (value: string | null, max: number): number | undefined => {
 export const ALL_ROWS = 'todos'
 
 /**
- * `{ q, sort, order, page, pageSize }` of a server-side list (SPEC §2.3), kept in the query string (issue 8
- * item 4): Back, a reload and a copied link show the same list. Changes replace the history entry, so Back
+ * `{ q, sort, order, page, pageSize }` of a server-side list (SPEC §2.3), kept in the query string: Back, a
+ * reload and a copied link show the same list. Changes replace the history entry, so Back
  * still means "the previous screen". A new search, sort, page size or set of filters goes back to page 1.
  * `defaultPageSize` is the screen's own (the logs' 25); `pageSize=todos` asks for every row (`all`).
  */

@@ -17,5 +17,5 @@ export function useMediaQuery(query: string): boolean {
   )
 }
 
-/** GUIDE: a table from 768 px up, cards below. */
+/** A table from 768 px up, cards below (docs/architecture.md, look and feel). */
 export const WIDE_QUERY = '(min-width: 768px)'

@@ -142,7 +142,7 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues, 
 }
 
 /**
- * The resource kit's screen (GUIDE: 'What a new resource should cost'): a server-paged list with search,
+ * The resource kit's screen (docs/adding-a-resource.md): a server-paged list with search,
  * sort and URL state (DataList), the create and edit modal on the shared schema, the delete confirmation and
  * the toasts. A screen declares its columns, its fields, its schema and its texts.
  */

@@ -10,7 +10,7 @@ import { formValidation } from '../form-fields'
 export type FormDefaults<I> = { [K in keyof I]-?: I[K] | undefined }
 
 interface Options<I extends FieldValues> {
-  /** The shared schema the API validates with (GUIDE: one rule, one place). */
+  /** The shared schema the API validates with (one rule and its message exist once). */
   schema: z.ZodType<unknown, I>
   /** The form of a new record. */
   empty: FormDefaults<I>

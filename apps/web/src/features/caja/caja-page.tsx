@@ -211,7 +211,7 @@ function Caja({ ficha }: { ficha: UsuarioFicha }) {
         newButton: 'Nuevo Movimiento',
         createTitle: 'Nuevo Movimiento',
         editTitle: 'Editar Movimiento',
-        // SPEC's client deleted without asking; this is money, so it asks (issue 9).
+        // SPEC's client deleted without asking; this is money, so it asks.
         deleteQuestion: (m) => `¿Seguro que quieres eliminar el movimiento «${m.concepto}» de ${formatMoney(m.cantidad)}?`,
         created: cajaMessages.creado,
         updated: cajaMessages.actualizado,

@@ -9,7 +9,7 @@ import { api } from '../../lib/api-client'
 import { useEmpresa } from '../../lib/use-empresa'
 import { useTrabajador } from '../../lib/use-session'
 
-/** Shortcuts to the screens (issue 8 item 8), below what is pending. */
+/** Shortcuts to the screens, below what is pending. */
 const atajos = [
   { to: '/usuarios', label: 'Usuarios', icon: 'people', text: 'Residentes, su documentación y su caja.' },
   { to: '/planing', label: 'Planing', icon: 'calendar3', text: 'El calendario de tareas del mes.' },

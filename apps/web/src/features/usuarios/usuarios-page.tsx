@@ -27,7 +27,7 @@ const gradoOptions = [
 ]
 
 /**
- * Issue 9: a small badge on the rows whose PIR needs attention (aviso or caducado), so nobody has to open each
+ * A small badge on the rows whose PIR needs attention (aviso or caducado), so nobody has to open each
  * resident to find them. The status comes from the server (the shared PIR rule, today in Madrid).
  */
 function PirBadgeCell({ pir }: { pir: PirBadge }) {
