@@ -38,7 +38,7 @@ try {
       // The notification stream keeps a request open, so 'networkidle' never comes: wait for the lists instead.
       await page.waitForSelector('main h1')
       await page
-        .waitForFunction(() => !document.body.innerText.includes('Cargando'), undefined, { timeout: 10_000 })
+        .waitForFunction(() => !document.body.textContent?.includes('Cargando'), undefined, { timeout: 10_000 })
         .catch(() => {})
       await page.waitForTimeout(500)
       const name = `${who}-${p.replace(/^\//, '').replace(/[^a-z0-9]+/gi, '_') || 'root'}-${width}.png`

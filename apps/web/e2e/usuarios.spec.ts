@@ -213,8 +213,8 @@ test('the list keeps its search, sort and page in the URL: Back, a reload and a 
   const secondPage = await column(page, 3)
 
   // Into a resident's documents and Back: the same page of the same sort.
-  const first = (await list.firstRow().locator('td').first().innerText()).trim()
-  const apellidos = (await list.firstRow().locator('td').nth(1).innerText()).trim()
+  const first = ((await list.firstRow().locator('td').first().textContent()) ?? '').trim()
+  const apellidos = ((await list.firstRow().locator('td').nth(1).textContent()) ?? '').trim()
   await list.rowMenu(`${first} ${apellidos}`).click()
   await page.getByRole('link', { name: 'Documentación' }).click()
   await expect(page).toHaveURL(/\/documentacion\//)

@@ -65,7 +65,6 @@ export function FormModal({
           {asking ? (
             <div className="d-flex flex-wrap align-items-center gap-2 w-100" role="alertdialog" aria-live="assertive">
               <span className="me-auto">{DESCARTAR_PREGUNTA}</span>
-              {/* biome-ignore lint/a11y/noAutofocus: the question takes the focus the close request had */}
               <Button variant="outline-secondary" type="button" autoFocus onClick={() => setAsking(false)}>
                 Seguir editando
               </Button>
