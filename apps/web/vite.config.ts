@@ -60,7 +60,7 @@ export default defineConfig(({ command }) => ({
     sourcemap: false,
     manifest: true,
     // Modules run in the order the source imports them, whichever chunk they land in: main.tsx configures
-    // zod (lib/zod-config.ts) before the shared schemas are created, though they sit in a shared chunk.
+    // zod (packages/shared/src/zod-es.ts) before the shared schemas are created, though they sit in a shared chunk.
     rolldownOptions: {
       output: {
         strictExecutionOrder: true,

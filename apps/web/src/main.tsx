@@ -1,5 +1,3 @@
-// First: configures zod before any schema exists (see the module).
-import './lib/zod-config'
 import './bootstrap.scss'
 import './styles.css'
 import { StrictMode } from 'react'

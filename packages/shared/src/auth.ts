@@ -11,8 +11,7 @@ export const loginSchema = z.object({
 })
 export type LoginInput = z.infer<typeof loginSchema>
 
-/** SPEC §8 Login: the same answer whatever failed (DECISIONS S3). */
-export const LOGIN_FAILED_MESSAGE = 'Error al iniciar sesión. Verifica tu correo y contraseña.'
+export { LOGIN_FAILED_MESSAGE } from './core'
 
 /** SPEC §5 New password: at least 8 characters, one uppercase letter, one digit. */
 export const PASSWORD_RULE = /^(?=.*[A-ZÁÉÍÓÚÑÜ])(?=.*\d).{8,}$/

@@ -2,3 +2,9 @@ import { z } from 'zod'
 
 /** Any message a schema does not set itself comes out in Spanish, on both sides. */
 z.config(z.locales.es())
+
+// DECISIONS S6: unless told otherwise, zod compiles object validators with `new Function`, and it probes
+// whether it may as soon as the first object schema is created. The web app's CSP (script-src 'self') forbids
+// it, so in a browser the validators are interpreted; this module runs before any schema of the package is
+// created. The API keeps the compiled validators.
+if (typeof (globalThis as { window?: unknown }).window !== 'undefined') z.config({ jitless: true })

@@ -13,11 +13,13 @@ import { buildTestApp, type TestApp } from '../test/build-test-app'
 const webDist = path.resolve(import.meta.dirname, '../../../web/dist')
 
 /**
- * What the entry chunk pulls in before anything renders (its static imports, the login page included) plus its
- * stylesheet, gzipped. Measured 192 KB when this budget was set; raise it only on purpose, with the reason
- * in the commit.
+ * What the entry chunk pulls in before anything renders (its static imports, the login page included: the
+ * scripts and module preloads of index.html), gzipped: under 150 KB of JavaScript, measured 147.9 KB when
+ * this budget was set (docs/performance.md, first load); its stylesheet apart, measured 19 KB. Raise either
+ * only on purpose, with the reason in the commit.
  */
-const ENTRY_BUDGET = 200_000
+const ENTRY_JS_BUDGET = 150_000
+const ENTRY_CSS_BUDGET = 25_000
 /** The screens that must stay out of the entry chunk (route-level lazy loading). */
 const LAZY_SCREENS = [
   'src/app/layout/shell.tsx',
@@ -68,16 +70,23 @@ function assets(): string[] {
 }
 
 describe('the built web app', () => {
-  it('keeps the entry chunk, its static imports and its stylesheet within the gzipped budget', () => {
+  it('keeps the entry chunk and its static imports, and apart its stylesheet, within the gzipped budgets', () => {
     const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry)
     expect(entryKey).toBeDefined()
     const closure = [...staticClosure(entryKey as string)]
     const js = closure.map((k) => (manifest[k] as ManifestChunk).file)
     const css = [...new Set(closure.flatMap((k) => manifest[k]?.css ?? []))]
     expect(css.length).toBeGreaterThan(0)
-    const total = [...js, ...css].reduce((sum, f) => sum + gzSize(f), 0)
-    const detail = [...js, ...css].map((f) => `${f} ${gzSize(f)}`).join(', ')
-    expect(total, `entry ${total} B gzipped: ${detail}`).toBeLessThanOrEqual(ENTRY_BUDGET)
+    const size = (files: string[]) => files.reduce((sum, f) => sum + gzSize(f), 0)
+    const detail = (files: string[]) => files.map((f) => `${f} ${gzSize(f)}`).join(', ')
+    expect(size(js), `entry JS ${size(js)} B gzipped: ${detail(js)}`).toBeLessThanOrEqual(ENTRY_JS_BUDGET)
+    expect(size(css), `entry CSS ${size(css)} B gzipped: ${detail(css)}`).toBeLessThanOrEqual(ENTRY_CSS_BUDGET)
+  })
+
+  it('leaves the schema library out of the first screen: the login validates once zod has loaded', () => {
+    const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry) as string
+    const js = [...staticClosure(entryKey)].map((k) => (manifest[k] as ManifestChunk).file)
+    for (const file of js) expect(readFileSync(path.join(webDist, file), 'utf8'), file).not.toContain('ZodObject')
   })
 
   it('loads the shell and the list screens on demand, never with the entry chunk', () => {

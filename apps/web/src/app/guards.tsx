@@ -1,4 +1,4 @@
-import { can, type Resource } from '@vb/shared'
+import { can, type Resource } from '@vb/shared/core'
 import { Navigate, Outlet, useLocation } from 'react-router'
 import { useRequiereCambioPassword, useToken, useTrabajador } from '../lib/use-session'
 import { paths } from './paths'

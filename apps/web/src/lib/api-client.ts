@@ -1,4 +1,4 @@
-import { AppError, type ErrorBody, errorBodySchema } from '@vb/shared'
+import { AppError, type ErrorBody } from '@vb/shared/core'
 import { session } from './session'
 
 /** Error thrown by every API call: the server's A3 body (code, Spanish message, fieldErrors). */
@@ -64,6 +64,8 @@ async function request(
   if (res.ok) return res
   let parsed: ErrorBody
   try {
+    // The schema library loads with the first screen that needs it, not with the login page.
+    const { errorBodySchema } = await import('@vb/shared')
     parsed = errorBodySchema.parse(await res.json())
   } catch {
     parsed = { statusCode: res.status, code: 'INTERNAL', message: 'Se ha producido un error inesperado. Inténtalo más tarde.' }

@@ -1,12 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useQueryClient } from '@tanstack/react-query'
-import { LOGIN_FAILED_MESSAGE, type LoginInput, loginSchema } from '@vb/shared'
+import type { LoginInput } from '@vb/shared'
+import { LOGIN_FAILED_MESSAGE } from '@vb/shared/core'
 import { useEffect, useState } from 'react'
 import Alert from 'react-bootstrap/Alert'
 import Button from 'react-bootstrap/Button'
 import Form from 'react-bootstrap/Form'
 import Spinner from 'react-bootstrap/Spinner'
-import { useForm } from 'react-hook-form'
+import { type Resolver, useForm } from 'react-hook-form'
 import { Link, useNavigate } from 'react-router'
 import { AuthLayout } from '../../components/auth-layout'
 import { FirstIcon as Icon } from '../../components/first-icons'
@@ -14,6 +14,20 @@ import { PasswordField } from '../../components/password-field'
 import { ApiError } from '../../lib/api-client'
 import { session } from '../../lib/session'
 import { login } from './api'
+
+/**
+ * The login's validation (the shared schema, SPEC §5) loads when the user starts typing, not with the page:
+ * the schema library is not part of the first visit's download, and by the time anyone submits it is there
+ * (a submit before that waits for it).
+ */
+let schemaResolver: Promise<Resolver<LoginInput>> | undefined
+const loadResolver = () => {
+  schemaResolver ??= Promise.all([import('@hookform/resolvers/zod'), import('@vb/shared')]).then(
+    ([{ zodResolver }, { loginSchema }]) => zodResolver(loginSchema) as Resolver<LoginInput>,
+  )
+  return schemaResolver
+}
+const loginResolver: Resolver<LoginInput> = async (values, context, options) => (await loadResolver())(values, context, options)
 
 /** SPEC §2.17 Login. */
 export function LoginPage() {
@@ -24,13 +38,17 @@ export function LoginPage() {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } })
+  } = useForm<LoginInput>({ resolver: loginResolver, defaultValues: { email: '', password: '' } })
 
   // SPEC §2.2: opening the login screen clears all stored session data.
   useEffect(() => {
     session.clear()
     queryClient.clear()
   }, [queryClient])
+  const onInput = () => {
+    setFailure(null)
+    void loadResolver()
+  }
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null)
@@ -66,7 +84,7 @@ export function LoginPage() {
             isInvalid={Boolean(errors.email)}
             aria-invalid={errors.email ? true : undefined}
             aria-describedby={errors.email ? 'login-email-error' : undefined}
-            {...register('email', { onChange: () => setFailure(null) })}
+            {...register('email', { onChange: onInput })}
           />
           <Form.Control.Feedback type="invalid" id="login-email-error">
             {errors.email?.message}
@@ -77,7 +95,7 @@ export function LoginPage() {
           label="Contraseña"
           autoComplete="current-password"
           error={errors.password?.message}
-          registration={register('password', { onChange: () => setFailure(null) })}
+          registration={register('password', { onChange: onInput })}
         />
         <Button type="submit" className="w-100 mt-2" size="lg" disabled={isSubmitting}>
           {isSubmitting ? (

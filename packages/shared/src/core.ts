@@ -1,0 +1,11 @@
+/**
+ * What the web app's first screen needs from this package without zod: the error model, the role rules and
+ * the login's failure text. Import it as `@vb/shared/core`; everything here is also exported by the package's
+ * main entry.
+ */
+
+export * from './app-error'
+export * from './permissions'
+
+/** SPEC §8 Login: the same answer whatever failed (DECISIONS S3). */
+export const LOGIN_FAILED_MESSAGE = 'Error al iniciar sesión. Verifica tu correo y contraseña.'
