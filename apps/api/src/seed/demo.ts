@@ -597,86 +597,40 @@ async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> 
       estadoCambiadoPor: `${quien.nombre} ${quien.apellidos}`,
       estadoCambiadoEn: day(now, offset, 12),
     })
+    // descripción, precio, días hasta la fecha prevista (null: sin fecha), estado, vivienda, quién decidió y cuándo
+    const budgetRows: Array<
+      [
+        string,
+        string,
+        number | null,
+        (typeof presupuestos.$inferInsert)['estado'],
+        number,
+        [Parameters<typeof decidio>[0], number]?,
+      ]
+    > = [
+      ['Pintura del salón y pasillo', '1250.00', 20, 'PENDIENTE_APROBACION', 0],
+      ['Cambio de caldera', '2399.90', 35, 'APROBADO', 1, [admin, -2]],
+      ['Reparación de persianas', '180.50', -10, 'REALIZADO', 2, [empleado, -9]],
+      ['Sustitución de grifería (cocina y baño)', '345.20', 8, 'PENDIENTE_APROBACION', 0],
+      ['Colchones viscoelásticos (x4)', '1196.00', 15, 'APROBADO', 0, [admin, -1]],
+      ['Revisión anual de la calefacción', '95.00', -20, 'REALIZADO', 3, [admin, -19]],
+      ['Mobiliario de cocina (armarios)', '3100.00', null, 'PENDIENTE_APROBACION', 4],
+      ['Revisión instalación eléctrica', '420.00', 12, 'APROBADO', 5, [admin, -3]],
+      ['Adaptación de baño accesible', '5400.75', -30, 'REALIZADO', 7, [superadmin, -31]],
+      ['Rampa de acceso al portal', '2890.00', 40, 'PENDIENTE_APROBACION', 8],
+    ]
     const budgets = await tx
       .insert(presupuestos)
-      .values([
-        {
-          descripcion: 'Pintura del salón y pasillo',
-          precio: '1250.00',
-          fechaPrevista: day(now, 20),
-          estado: 'PENDIENTE_APROBACION',
-          viviendaId: homeRows[0]!.id,
-        },
-        {
-          descripcion: 'Cambio de caldera',
-          precio: '2399.90',
-          fechaPrevista: day(now, 35),
-          estado: 'APROBADO',
-          viviendaId: homeRows[1]!.id,
-          ...decidio(admin, -2),
-        },
-        {
-          descripcion: 'Reparación de persianas',
-          precio: '180.50',
-          fechaPrevista: day(now, -10),
-          estado: 'REALIZADO',
-          viviendaId: homeRows[2]!.id,
-          ...decidio(empleado, -9),
-        },
-        {
-          descripcion: 'Sustitución de grifería (cocina y baño)',
-          precio: '345.20',
-          fechaPrevista: day(now, 8),
-          estado: 'PENDIENTE_APROBACION',
-          viviendaId: homeRows[0]!.id,
-        },
-        {
-          descripcion: 'Colchones viscoelásticos (x4)',
-          precio: '1196.00',
-          fechaPrevista: day(now, 15),
-          estado: 'APROBADO',
-          viviendaId: homeRows[0]!.id,
-          ...decidio(admin, -1),
-        },
-        {
-          descripcion: 'Revisión anual de la calefacción',
-          precio: '95.00',
-          fechaPrevista: day(now, -20),
-          estado: 'REALIZADO',
-          viviendaId: homeRows[3]!.id,
-          ...decidio(admin, -19),
-        },
-        {
-          descripcion: 'Mobiliario de cocina (armarios)',
-          precio: '3100.00',
-          fechaPrevista: null,
-          estado: 'PENDIENTE_APROBACION',
-          viviendaId: homeRows[4]!.id,
-        },
-        {
-          descripcion: 'Revisión instalación eléctrica',
-          precio: '420.00',
-          fechaPrevista: day(now, 12),
-          estado: 'APROBADO',
-          viviendaId: homeRows[5]!.id,
-          ...decidio(admin, -3),
-        },
-        {
-          descripcion: 'Adaptación de baño accesible',
-          precio: '5400.75',
-          fechaPrevista: day(now, -30),
-          estado: 'REALIZADO',
-          viviendaId: homeRows[7]!.id,
-          ...decidio(superadmin, -31),
-        },
-        {
-          descripcion: 'Rampa de acceso al portal',
-          precio: '2890.00',
-          fechaPrevista: day(now, 40),
-          estado: 'PENDIENTE_APROBACION',
-          viviendaId: homeRows[8]!.id,
-        },
-      ])
+      .values(
+        budgetRows.map(([descripcion, precio, dias, estado, home, decision]) => ({
+          descripcion,
+          precio,
+          fechaPrevista: dias === null ? null : day(now, dias),
+          estado,
+          viviendaId: homeRows[home]!.id,
+          ...(decision ? decidio(...decision) : {}),
+        })),
+      )
       .returning()
     // DECISIONS D6: a budget carries a real file (the quote), not a placeholder URL.
     if (options.uploadsDir) {

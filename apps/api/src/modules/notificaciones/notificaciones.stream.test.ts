@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import type { notificaciones } from '../../db/schema'
-import { TEST_PASSWORD, type TestApp, type TestWorker } from '../../test/build-test-app'
+import { TEST_PASSWORD, type TestApp } from '../../test/build-test-app'
 import { testApp } from '../../test/scenario'
+import { openNotificationStream } from '../../test/sse'
 import { createNotificaciones } from './notificaciones.service'
 
 /** DECISIONS D9: new notifications pushed at once over Server-Sent Events, through LISTEN/NOTIFY. */
@@ -18,50 +19,6 @@ const nueva = (trabajadorId: number, titulo = 'Nueva tarea asignada'): typeof no
   trabajadorId,
   fechaNotificacion: new Date(),
 })
-
-interface SseEvent {
-  event: string
-  data: string
-}
-
-/** An open stream: its response, and the events read from it one by one. */
-async function openStream(url: string, worker: TestWorker) {
-  const controller = new AbortController()
-  const res = await fetch(`${url}/api/notificaciones/stream`, {
-    headers: { authorization: `Bearer ${worker.token}` },
-    signal: controller.signal,
-  })
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader()
-  const decoder = new TextDecoder()
-  let buffer = ''
-  let done = false
-  /** The next event (comments and the retry line skipped), or null when the stream ends. */
-  async function next(timeoutMs = 5000): Promise<SseEvent | null> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const cut = buffer.indexOf('\n\n')
-      if (cut >= 0) {
-        const block = buffer.slice(0, cut)
-        buffer = buffer.slice(cut + 2)
-        const lines = block.split('\n')
-        const event = lines.find((l) => l.startsWith('event: '))?.slice(7)
-        const data = lines.find((l) => l.startsWith('data: '))?.slice(6)
-        if (event && data !== undefined) return { event, data }
-        continue
-      }
-      if (done) return null
-      const left = deadline - Date.now()
-      if (left <= 0) throw new Error('no event in time')
-      const chunk = await Promise.race([
-        reader.read(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no event in time')), left)),
-      ])
-      if (chunk.done) done = true
-      else buffer += decoder.decode(chunk.value, { stream: true })
-    }
-  }
-  return { res, next, close: () => controller.abort() }
-}
 
 /** Waits until the hub counts `n` open streams (a stream subscribes before its headers are sent). */
 async function streamsOpen(app: TestApp['app'], n: number) {
@@ -85,7 +42,7 @@ describe('GET /api/notificaciones/stream', () => {
   it('pushes the id of each notification committed for this worker, and nothing of others or of rollbacks', async () => {
     const w = await t.worker('EMPLEADO', [])
     const other = await t.worker('EMPLEADO', [])
-    const stream = await openStream(base, w)
+    const stream = await openNotificationStream(base, w)
     try {
       expect(stream.res.status).toBe(200)
       expect(stream.res.headers.get('content-type')).toContain('text/event-stream')
@@ -113,8 +70,8 @@ describe('GET /api/notificaciones/stream', () => {
   it('reaches every open stream of the worker, and forgets a stream the browser closed', async () => {
     const w = await t.worker('ADMIN', [])
     await streamsOpen(t.app, 0)
-    const a = await openStream(base, w)
-    const b = await openStream(base, w)
+    const a = await openNotificationStream(base, w)
+    const b = await openNotificationStream(base, w)
     await streamsOpen(t.app, 2)
     const [row] = await createNotificaciones(t.db, [nueva(w.id)])
     const expected = { event: 'notificacion', data: JSON.stringify({ id: row?.id }) }
@@ -130,7 +87,7 @@ describe('GET /api/notificaciones/stream', () => {
     await other.listen({ port: 0, host: '127.0.0.1' })
     try {
       const w = await t.worker('SUPERADMIN', [])
-      const stream = await openStream(`http://127.0.0.1:${(other.server.address() as AddressInfo).port}`, w)
+      const stream = await openNotificationStream(`http://127.0.0.1:${(other.server.address() as AddressInfo).port}`, w)
       await streamsOpen(other, 1)
       // Written through the first app's connection, heard by the second app's LISTEN.
       const [row] = await createNotificaciones(t.db, [nueva(w.id)])
@@ -195,7 +152,7 @@ describe('GET /api/notificaciones/stream', () => {
     const other = await t.anotherProcess()
     await other.listen({ port: 0, host: '127.0.0.1' })
     const w = await t.worker('EMPLEADO', [])
-    const stream = await openStream(`http://127.0.0.1:${(other.server.address() as AddressInfo).port}`, w)
+    const stream = await openNotificationStream(`http://127.0.0.1:${(other.server.address() as AddressInfo).port}`, w)
     await streamsOpen(other, 1)
     const started = Date.now()
     await other.close()
@@ -207,8 +164,8 @@ describe('GET /api/notificaciones/stream', () => {
   it("ends the worker's streams when its password changes; the old token cannot reopen one, the new can", async () => {
     const w = await t.worker('ADMIN', [])
     const bystander = await t.worker('ADMIN', [])
-    const stream = await openStream(base, w)
-    const other = await openStream(base, bystander)
+    const stream = await openNotificationStream(base, w)
+    const other = await openNotificationStream(base, bystander)
     await streamsOpen(t.app, 2)
     const changed = await t.as(w, {
       method: 'PATCH',
@@ -224,7 +181,7 @@ describe('GET /api/notificaciones/stream', () => {
 
     const stale = await fetch(`${base}/api/notificaciones/stream`, { headers: { authorization: `Bearer ${w.token}` } })
     expect(stale.status).toBe(401)
-    const fresh = await openStream(base, { ...w, token: changed.json().token })
+    const fresh = await openNotificationStream(base, { ...w, token: changed.json().token })
     expect(fresh.res.status).toBe(200)
     fresh.close()
   })
@@ -235,7 +192,7 @@ describe('GET /api/notificaciones/stream', () => {
       ...w,
       token: t.app.jwt.sign({ sub: String(w.id), tv: (t.app.jwt.decode(w.token) as { tv: number }).tv }, { expiresIn: 3 }),
     }
-    const stream = await openStream(base, shortLived)
+    const stream = await openNotificationStream(base, shortLived)
     expect(stream.res.status).toBe(200)
     expect(await stream.next(8000)).toBeNull()
   })
