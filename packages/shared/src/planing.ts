@@ -24,6 +24,8 @@ export const planingMessages = {
   modificada: 'Tarea modificada correctamente',
   eliminada: 'Tarea eliminada correctamente',
   noEncontrada: 'No se ha encontrado la tarea del planing.',
+  /** DECISIONS L3: someone changed the task after it was opened. */
+  cambiada: 'La tarea ha cambiado desde que la abriste. Vuelve a cargarla.',
   /** The TAREA notification of a notifiable task (DECISIONS D4). */
   notificacionTitulo: 'Tarea del planing',
 } as const

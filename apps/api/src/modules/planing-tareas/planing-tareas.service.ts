@@ -114,6 +114,7 @@ export const planingTareasResource = defineResource({
   read,
   toEntity: (r) => toPlaningTarea(r.tarea, r.usuarios, r.viviendas),
   notFound: planingMessages.noEncontrada,
+  versioned: planingMessages.cambiada,
   sort: { fecha: planingTareas.fecha, titulo: planingTareas.titulo },
   filters: {
     empresaId: (id) => eq(planingTareas.empresaId, id),

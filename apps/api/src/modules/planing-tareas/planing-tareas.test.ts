@@ -155,6 +155,17 @@ describe('PATCH and DELETE /api/planing-tareas/:id', () => {
     const [log] = await t.db.select().from(logs).where(eq(logs.trabajadorId, empleado.id)).orderBy(desc(logs.id)).limit(1)
     expect(log).toMatchObject({ accion: 'Eliminar tarea del planing', tipo: 'error', viviendaId: casaA.id })
   })
+  it('refuses a stale edit (If-Match, or the version in the body) with 409 and keeps the other writer’s change', async () => {
+    const task = (await post(admin, valid())).json()
+    const patch = (w: TestWorker, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      t.as(w, { method: 'PATCH', url: `/api/planing-tareas/${task.id}`, payload, headers })
+    expect((await patch(admin, { titulo: 'Primera' }, { 'if-match': task.updatedAt })).statusCode).toBe(200)
+    const stale = await patch(empleado, { titulo: 'Segunda' }, { 'if-match': task.updatedAt })
+    expect(stale.statusCode).toBe(409)
+    expect(stale.json().message).toBe(m.cambiada)
+    expect((await patch(empleado, { titulo: 'Tercera', updatedAt: 'no es una versión' })).statusCode).toBe(409)
+    expect((await t.as(admin, { method: 'GET', url: `/api/planing-tareas/${task.id}` })).json().titulo).toBe('Primera')
+  })
 })
 
 describe('GET /api/planing-tareas/calendario: the visible month only (SPEC §2.9)', () => {
