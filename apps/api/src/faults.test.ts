@@ -284,6 +284,25 @@ describe('attempt limits hold under a burst and across processes (item 3)', () =
     expect(failures).toHaveLength(5)
   }, 60_000)
 
+  it('200 wrong passwords for one e-mail from 200 addresses at once (and X-Forwarded-For lies): still 5 checked', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/trabajadores/login',
+          payload: { email: w.email, password: 'Equivocada1' },
+          remoteAddress: `10.${(i >> 8) & 255}.${i & 255}.${(i * 7) & 255}`,
+          headers: { 'x-forwarded-for': `203.0.113.${i & 255}` },
+        }),
+      ),
+    )
+    const codes = results.map((r) => r.statusCode)
+    expect(codes.filter((c) => c === 401)).toHaveLength(5)
+    expect(codes.filter((c) => c === 429)).toHaveLength(195)
+    expect(codes.some((c) => c >= 500)).toBe(false)
+  }, 60_000)
+
   it('two API processes on one database share the count', async () => {
     const w = await t.worker('EMPLEADO', [])
     const other = await t.anotherProcess()

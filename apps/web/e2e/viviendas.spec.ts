@@ -154,3 +154,16 @@ test('below 768 px the homes are cards', async ({ page, list }) => {
   await expect(page.getByRole('button', { name: 'Eliminar' })).toHaveCount(0)
   await expectAccessible(page)
 })
+
+test('a name holding markup is shown as text, never run', async ({ page, list }) => {
+  await list.open('superadmin', { sees: 'Calle Mayor 12, 2º A, Valencia' })
+  const nombre = unique('<img src=x onerror="window.__hostil=1"> Calle')
+  const created = await createViaApi(page, 'superadmin', '/viviendas', [
+    { nombre, empresaId: await empresaId(page, 'Hogares Mediterráneo S.L.') },
+  ])
+  await list.search(nombre)
+  await expect(list.row(nombre)).toContainText(nombre)
+  await expect(page.locator('img[src="x"]')).toHaveCount(0)
+  expect(await page.evaluate(() => (window as { __hostil?: number }).__hostil)).toBeUndefined()
+  await created.remove()
+})

@@ -2,7 +2,7 @@ import type { Action, Resource, Rol } from '@vb/shared'
 import { eq } from 'drizzle-orm'
 import type { InjectOptions } from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { logs, trabajadorEmpresas, uploads } from '../db/schema'
+import { logs, notificaciones, trabajadorEmpresas, uploads } from '../db/schema'
 import { samplePng } from '../lib/sample-files'
 import { resourceRules } from '../lib/scope'
 import type { TestWorker } from '../test/build-test-app'
@@ -45,6 +45,8 @@ interface Case {
   endpoint: string
   prepare(ctx: Ctx): Promise<{ request: InjectOptions; listed?: number }>
   expected: Row
+  /** For 've' / 'no ve' on an answer that is not a list of records: whether it shows the prepared record. */
+  seen?: (body: unknown) => boolean
 }
 
 const scenario = await testScenario({
@@ -62,6 +64,8 @@ const empresaPropia = scenario.empresaA.id
 const empresaAjena = scenario.empresaB.id
 const ownHomeId = scenario.viviendaA.id
 const workers: Record<Rol, TestWorker> = { SUPERADMIN: scenario.SUPERADMIN, ADMIN: scenario.ADMIN, EMPLEADO: scenario.EMPLEADO }
+/** DECISIONS S2: a deactivated worker's token opens nothing, whatever its role was. */
+const deactivated = await t.worker('SUPERADMIN', [empresaPropia], { activo: false })
 
 /** A company of its own for the cell, linked to the worker when the cell is 'propia'. */
 async function freshEmpresa(ctx: Ctx): Promise<number> {
@@ -664,7 +668,154 @@ const cases: Case[] = [
   },
 ]
 
-const cells = cases.flatMap((c) =>
+/** A notification for a worker of the cell's company (not the caller). */
+const notificacionDeColega = async (ctx: Ctx) => {
+  const colega = await staff(ctx)
+  const [n] = await t.db
+    .insert(notificaciones)
+    .values({
+      titulo: 'Aviso',
+      descripcion: 'Para un colega',
+      tipo: 'info',
+      trabajadorId: colega.id,
+      fechaNotificacion: new Date(),
+    })
+    .returning()
+  return { colega, notificacion: n! }
+}
+const month = { desde: '2026-03-01', hasta: '2026-04-11' }
+
+/**
+ * Calls that are not a company's record: the caller's own account and notifications, the start page's counts,
+ * the calendar month, the task selector and uploads. Each cell still names the company the call points at.
+ */
+const accountCases: Case[] = [
+  {
+    endpoint: 'GET /api/trabajadores/me',
+    prepare: async () => ({ request: { method: 'GET', url: '/api/trabajadores/me' } }),
+    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 200], EMPLEADO: [200, 200] },
+  },
+  {
+    // Only one's own password is changed with the current one; another worker's is refused.
+    endpoint: 'PATCH /api/trabajadores/:id/cambiar-password',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'PATCH',
+        url: `/api/trabajadores/${(await staff(ctx)).id}/cambiar-password`,
+        payload: { passwordActual: 'Demo1234', passwordNueva: 'Nueva12345' },
+      },
+    }),
+    expected: { SUPERADMIN: [403, 403], ADMIN: [403, 403], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'GET /api/trabajadores/:id/notificaciones',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/trabajadores/${(await staff(ctx)).id}/notificaciones` } }),
+    expected: { SUPERADMIN: [403, 403], ADMIN: [403, 403], EMPLEADO: [403, 403] },
+  },
+  {
+    endpoint: 'GET /api/notificaciones',
+    prepare: async (ctx) => ({
+      request: { method: 'GET', url: '/api/notificaciones' },
+      listed: (await notificacionDeColega(ctx)).notificacion.id,
+    }),
+    expected: { SUPERADMIN: ['no ve', 'no ve'], ADMIN: ['no ve', 'no ve'], EMPLEADO: ['no ve', 'no ve'] },
+  },
+  {
+    endpoint: 'POST /api/notificaciones',
+    prepare: async (ctx) => ({
+      request: {
+        method: 'POST',
+        url: '/api/notificaciones',
+        payload: { titulo: 'Aviso', descripcion: 'Matriz', trabajadorId: (await staff(ctx)).id },
+      },
+    }),
+    // A worker sharing a company with the caller; SUPERADMIN's scope is every company (P2).
+    expected: OWN_ONLY(201),
+  },
+  {
+    endpoint: 'DELETE /api/notificaciones',
+    prepare: async () => ({ request: { method: 'DELETE', url: '/api/notificaciones' } }),
+    expected: { SUPERADMIN: [204, 204], ADMIN: [204, 204], EMPLEADO: [204, 204] },
+  },
+  {
+    endpoint: 'DELETE /api/notificaciones/:id',
+    prepare: async (ctx) => ({
+      request: { method: 'DELETE', url: `/api/notificaciones/${(await notificacionDeColega(ctx)).notificacion.id}` },
+    }),
+    expected: { SUPERADMIN: [404, 404], ADMIN: [404, 404], EMPLEADO: [404, 404] },
+  },
+  {
+    endpoint: 'GET /api/inicio/pendientes',
+    // Counts under the caller's scope: another company's budget awaiting a decision is not counted.
+    prepare: async (ctx) => {
+      await presupuesto(ctx)
+      return { request: { method: 'GET', url: `/api/inicio/pendientes?empresaId=${ctx.empresaId}` } }
+    },
+    expected: ALL_SEE,
+    seen: (body) => (body as { presupuestosPendientes: { total: number } }).presupuestosPendientes.total > 0,
+  },
+  {
+    endpoint: 'GET /api/planing-tareas/calendario',
+    prepare: async (ctx) => {
+      const u = await resident(ctx)
+      await makePlaningTarea(t.db, [u.id], { empresaId: ctx.empresaId, fecha: new Date('2026-03-10T09:00:00Z') })
+      return {
+        request: {
+          method: 'GET',
+          url: `/api/planing-tareas/calendario?desde=${month.desde}&hasta=${month.hasta}&empresaId=${ctx.empresaId}`,
+        },
+      }
+    },
+    expected: ALL_SEE,
+    seen: (body) => (body as unknown[]).length > 0,
+  },
+  {
+    endpoint: 'GET /api/tareas-trabajador/trabajadores',
+    prepare: async (ctx) => ({
+      request: { method: 'GET', url: '/api/tareas-trabajador/trabajadores' },
+      listed: (await staff(ctx)).id,
+    }),
+    expected: { SUPERADMIN: ['ve', 've'], ADMIN: ['ve', 'no ve'], EMPLEADO: ['no ve', 'no ve'] },
+  },
+  {
+    endpoint: 'POST /api/uploads',
+    prepare: async () => ({
+      request: { method: 'POST', url: '/api/uploads', ...multipart({ filename: 'f.png', content: samplePng() }) },
+    }),
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 201], EMPLEADO: [201, 201] },
+  },
+  {
+    // Only its uploader may drop a file that is not attached yet.
+    endpoint: 'DELETE /api/uploads/:id',
+    prepare: async (ctx) => {
+      const colega = await staff(ctx)
+      const res = await t.as(colega, {
+        method: 'POST',
+        url: '/api/uploads',
+        ...multipart({ filename: 'f.png', content: samplePng() }),
+      })
+      return { request: { method: 'DELETE', url: `/api/uploads/${(res.json() as { id: string }).id}` } }
+    },
+    expected: { SUPERADMIN: [404, 404], ADMIN: [404, 404], EMPLEADO: [404, 404] },
+  },
+]
+
+/**
+ * Operations that are not cells of the matrix because no company's record is at stake (public calls, one's
+ * own session and stream): each one says why and where its rule is tested.
+ */
+const OUTSIDE_THE_MATRIX: Record<string, string> = {
+  'GET /api/ready': 'readiness probe, public (operations.md); app.test.ts',
+  'POST /api/auth/trabajadores/login': 'the login itself; auth.test.ts and faults.test.ts (limiter)',
+  'POST /api/auth/recuperar': 'asks for a reset link by e-mail, same answer for any address; auth.test.ts',
+  'POST /api/auth/restablecer': 'spends a reset link; auth.test.ts',
+  'GET /api/uploads/:id/contenido': "a signed link's bytes (no token so it works in <img>); uploads tests",
+  'GET /api/notificaciones/stream': 'the SSE stream, its token checked as any call; notificaciones.stream.test.ts',
+  'POST /api/auth/logout': "ends the caller's own session; auth.test.ts",
+  'GET /api/health': 'liveness probe, public (operations.md); app.test.ts',
+}
+
+const cells = [...cases, ...accountCases].flatMap((c) =>
   (['SUPERADMIN', 'ADMIN', 'EMPLEADO'] as const).flatMap((rol) =>
     (['propia', 'ajena'] as const).map((ambito, i) => ({ c, rol, ambito, outcome: c.expected[rol][i] as Outcome })),
   ),
@@ -696,7 +847,7 @@ const SPEC_403 = new Set([
 ])
 
 describe('the table agrees with the scope module (lib/scope.ts resourceRules)', () => {
-  it.each(cells.map((cell) => [cell.c.endpoint, cell.rol, cell.ambito, cell] as const))(
+  it.each(cells.filter((cell) => cases.includes(cell.c)).map((cell) => [cell.c.endpoint, cell.rol, cell.ambito, cell] as const))(
     '%s · %s · %s',
     (endpoint, rol, _ambito, { outcome }) => {
       const { resource, action } = ruleOf(endpoint)
@@ -721,17 +872,42 @@ describe('permission matrix (SPEC §6, DECISIONS P1-P2)', () => {
         if (outcome === 404) expect(res.json().code).toBe('NOT_FOUND')
       } else {
         expect(res.statusCode).toBe(200)
-        const ids = (res.json() as { id: number }[]).map((r) => r.id)
-        if (outcome === 've') expect(ids).toContain(listed)
-        else expect(ids).not.toContain(listed)
+        if (c.seen) expect(c.seen(res.json())).toBe(outcome === 've')
+        else {
+          const ids = (res.json() as { id: number }[]).map((r) => r.id)
+          if (outcome === 've') expect(ids).toContain(listed)
+          else expect(ids).not.toContain(listed)
+        }
       }
     },
   )
 
-  it.each(cases.map((c) => [c.endpoint, c] as const))('%s without a token → 401', async (_endpoint, c) => {
-    const { request } = await c.prepare({ empresaId: empresaPropia, ownHomeId, worker: workers.SUPERADMIN })
-    const res = await t.as(null, request)
-    expect(res.statusCode).toBe(401)
-    expect(res.json().code).toBe('UNAUTHENTICATED')
+  it.each([...cases, ...accountCases].map((c) => [c.endpoint, c] as const))(
+    '%s without a token, and by a deactivated SUPERADMIN → 401',
+    async (_endpoint, c) => {
+      const { request } = await c.prepare({ empresaId: empresaPropia, ownHomeId, worker: workers.SUPERADMIN })
+      for (const caller of [null, deactivated]) {
+        const res = await t.as(caller, request)
+        expect(res.statusCode).toBe(401)
+        expect(res.json().code).toBe('UNAUTHENTICATED')
+      }
+    },
+  )
+})
+
+describe('every operation the API documents has a rule here', () => {
+  it('reads /api/openapi.json: each operation is a cell of the matrix or listed outside it with the reason', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>
+    }
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    )
+    const covered = new Set([
+      ...[...cases, ...accountCases].map((c) => c.endpoint.split(' ').slice(0, 2).join(' ').split('?')[0]),
+      ...Object.keys(OUTSIDE_THE_MATRIX),
+    ])
+    expect(documented.length).toBeGreaterThan(70)
+    expect(documented.filter((op) => !covered.has(op))).toEqual([])
   })
 })

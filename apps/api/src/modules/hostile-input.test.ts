@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm'
+import type { InjectOptions } from 'fastify'
+import { describe, expect, it } from 'vitest'
+import {
+  makeContacto,
+  makeDocumento,
+  makeMovimientoCaja,
+  makePlaningTarea,
+  makePresupuesto,
+  makeTareaTrabajador,
+} from '../test/factories'
+import { testScenario } from '../test/scenario'
+
+/**
+ * Hostile input on every write the API documents (docs/security.md): for each POST and PATCH of
+ * /api/openapi.json, every property of its body in turn gets each hostile value below, and every path id gets
+ * each hostile id. Whatever the answer, it is never a 5xx; when the call is refused, no table changed; when it
+ * is accepted, a string is stored and answered exactly as sent, never as markup or SQL.
+ */
+
+const HOSTILE_STRINGS = [
+  'a\u0000b',
+  'x'.repeat(10_000),
+  'Ana 👩🏽‍⚕️ García',
+  "'; drop table usuarios; --",
+  '<img src=x onerror="alert(1)">',
+  '\ud800',
+  '   ',
+]
+const HOSTILE_NUMBERS: unknown[] = [-1, 0, 2 ** 31, 2 ** 53 + 1, 1e308, 1.5, '1e2', 'doce', Number.NaN]
+const HOSTILE_ANY: unknown[] = [null, true, [], {}, [1, 2], { $gt: '' }]
+const HOSTILE_IDS = ['-1', '0', '2147483648', '99999999999999999999', 'abc', '1%00', '1.5', '%27%20or%201%3D1']
+
+interface JsonSchema {
+  type?: string | string[]
+  properties?: Record<string, JsonSchema>
+  anyOf?: JsonSchema[]
+  oneOf?: JsonSchema[]
+  items?: JsonSchema
+  format?: string
+  $ref?: string
+}
+interface Operation {
+  method: string
+  path: string
+  body?: JsonSchema
+}
+
+const s = await testScenario({ viviendaA: {}, usuarioA: {}, workers: { superadmin: { rol: 'SUPERADMIN', of: ['A'] } } })
+const { t } = s
+
+const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>
+  components?: { schemas?: Record<string, JsonSchema> }
+}
+const deref = (schema: JsonSchema | undefined): JsonSchema | undefined =>
+  schema?.$ref ? doc.components?.schemas?.[schema.$ref.split('/').pop() as string] : schema
+
+const writes: Operation[] = Object.entries(doc.paths).flatMap(([path, ops]) =>
+  Object.entries(ops)
+    .filter(([method]) => method === 'post' || method === 'patch')
+    .map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      body: deref(op.requestBody?.content?.['application/json']?.schema),
+    })),
+)
+
+/** A real record of the scenario's company for each kind of path id, so a valid-looking call reaches its handler. */
+const ids: Record<string, number> = {
+  empresas: s.empresaA.id,
+  viviendas: s.viviendaA.id,
+  usuarios: s.usuarioA.id,
+  contactos: (await makeContacto(t.db, s.empresaA.id)).id,
+  'documentos-usuario': (await makeDocumento(t.db, s.usuarioA.id)).id,
+  'caja-usuario': (await makeMovimientoCaja(t.db, s.usuarioA.id)).id,
+  'planing-tareas': (await makePlaningTarea(t.db, [s.usuarioA.id], { empresaId: s.empresaA.id })).id,
+  presupuestos: (await makePresupuesto(t.db, s.viviendaA.id)).id,
+  'tareas-trabajador': (await makeTareaTrabajador(t.db, s.superadmin.id, s.viviendaA.id)).id,
+  trabajadores: (await t.worker('EMPLEADO', [s.empresaA.id])).id,
+}
+function realUrl(path: string, hostileParam?: { name: string; value: string }): string {
+  const resource = path.split('/')[2] as string
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (hostileParam?.name === name) return hostileParam.value
+    if (name === 'empresaId') return String(s.empresaA.id)
+    if (name === 'viviendaId') return String(s.viviendaA.id)
+    return String(ids[resource] ?? 1)
+  })
+}
+
+/** Every table's row count and a checksum of its rows: what a refused call must leave exactly as it was. */
+async function snapshot(): Promise<string> {
+  const tables = (await t.db.execute(
+    sql`select tablename from pg_tables where schemaname = 'public' and tablename not like '\\_\\_%' order by 1`,
+  )) as unknown as { rows: Array<{ tablename: string }> }
+  const names = tables.rows.map((r) => r.tablename).filter((n) => n !== 'logs')
+  const parts = names.map(
+    (n) => `(select count(*) || ':' || coalesce(md5(string_agg(x::text, ',' order by x::text)), '') from ${n} x)`,
+  )
+  const res = (await t.db.execute(sql.raw(`select concat_ws('|', ${parts.join(', ')}) as s`))) as unknown as {
+    rows: Array<{ s: string }>
+  }
+  return res.rows[0]?.s ?? ''
+}
+
+const valuesFor = (schema: JsonSchema | undefined): unknown[] => {
+  const types = new Set(
+    [schema, ...(schema?.anyOf ?? []), ...(schema?.oneOf ?? [])].flatMap((x) => (x?.type ? [x.type].flat() : [])),
+  )
+  return [
+    ...(types.has('string') ? HOSTILE_STRINGS : []),
+    ...(types.has('integer') || types.has('number') ? HOSTILE_NUMBERS : []),
+    ...HOSTILE_ANY,
+    'x'.repeat(10_000),
+  ]
+}
+
+interface Tried {
+  op: string
+  request: InjectOptions
+  field?: string
+  value?: unknown
+}
+const tried: Tried[] = []
+for (const op of writes) {
+  const label = `${op.method} ${op.path}`
+  const url = realUrl(op.path)
+  for (const [field, schema] of Object.entries(op.body?.properties ?? {}))
+    for (const value of valuesFor(schema))
+      tried.push({ op: label, field, value, request: { method: op.method as 'POST', url, payload: { [field]: value } } })
+  // Unknown and prototype-polluting fields are never stored.
+  tried.push({
+    op: label,
+    request: {
+      method: op.method as 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"__proto__":{"rol":"SUPERADMIN"},"constructor":{"prototype":{"activo":true}},"campoDesconocido":1}',
+    },
+  })
+  tried.push({
+    op: label,
+    request: { method: op.method as 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"a":' },
+  })
+  for (const name of [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string))
+    for (const value of HOSTILE_IDS)
+      tried.push({ op: label, request: { method: op.method as 'POST', url: realUrl(op.path, { name, value }), payload: {} } })
+}
+
+describe('hostile input on every write operation of /api/openapi.json', () => {
+  it('finds the writes to try in the document', () => {
+    expect(writes.length).toBeGreaterThan(25)
+    expect(writes.filter((w) => w.body?.properties).length).toBeGreaterThan(15)
+  })
+
+  it(`never answers 5xx, changes nothing when it refuses, and stores strings as sent (${tried.length} calls)`, async () => {
+    const failures: string[] = []
+    let refused = 0
+    let accepted = 0
+    for (const c of tried) {
+      const before = await snapshot()
+      const res = await t.as(s.superadmin, c.request)
+      const what = `${c.op} ${c.field ?? ''}=${JSON.stringify(c.value)?.slice(0, 40)} → ${res.statusCode}`
+      if (res.statusCode >= 500) failures.push(`${what} ${res.body.slice(0, 200)}`)
+      else if (res.statusCode >= 400) {
+        refused++
+        if ((await snapshot()) !== before) failures.push(`${what}: refused but a table changed`)
+        const body = res.json() as { message?: unknown }
+        if (typeof body.message !== 'string' || !body.message) failures.push(`${what}: no message`)
+      } else {
+        accepted++
+        const body = res.headers['content-type']?.toString().includes('json') ? (res.json() as Record<string, unknown>) : {}
+        if (typeof c.value === 'string' && c.field && typeof body[c.field] === 'string' && c.value.trim() === c.value)
+          if (body[c.field] !== c.value && body[c.field] !== c.value.toUpperCase() && body[c.field] !== c.value.normalize('NFC'))
+            failures.push(`${what}: stored ${JSON.stringify(body[c.field]).slice(0, 60)}`)
+        for (const key of ['__proto__', 'constructor', 'campoDesconocido'])
+          if (Object.hasOwn(body, key)) failures.push(`${what}: answered the unknown field ${key}`)
+      }
+    }
+    console.log(
+      `hostile input: ${writes.length} write operations, ${tried.length} calls, ${refused} refused, ${accepted} accepted`,
+    )
+    expect(failures).toEqual([])
+  }, 600_000)
+})
