@@ -83,6 +83,45 @@ function pendientesDe(p: Pendientes): Pendiente[] {
   ]
 }
 
+const CERO: Cuenta = { total: 0, exacto: true }
+/** The cards' shape while the counts load. */
+const CARGANDO: Pendientes = {
+  pirCaducados: CERO,
+  pirPorCaducar: CERO,
+  planingHoy: CERO,
+  tareasPendientes: CERO,
+  tareasVencidas: CERO,
+  presupuestosPendientes: CERO,
+  hoy: '',
+}
+
+function PendienteCard({ p, cargando }: { p: Pendiente; cargando: boolean }) {
+  const hay = !cargando && p.cuenta.total > 0
+  return (
+    <Card className="shadow-sm border-0 h-100 vb-pendiente" data-pendiente={cargando ? undefined : p.id}>
+      <Card.Body className="d-flex align-items-center gap-3 p-3">
+        <Icon name={p.icon} className={`fs-2 ${hay ? tonoClass[p.tono] : 'text-body-secondary'}`} />
+        <div className="min-w-0">
+          {cargando ? (
+            <>
+              <span className="d-block fs-3 fw-semibold lh-1">
+                <span className="placeholder col-4" />
+              </span>
+              <span className="d-block small text-body-secondary">{p.texto[1]}</span>
+            </>
+          ) : (
+            <Link to={p.to} className="stretched-link text-body text-decoration-none">
+              <span className={`d-block fs-3 fw-semibold lh-1 ${hay ? tonoClass[p.tono] : ''}`}>{numero(p.cuenta)}</span>
+              <span className="d-block small">{p.cuenta.total === 1 ? p.texto[0] : p.texto[1]}</span>
+            </Link>
+          )}
+          {p.detalle && <span className="d-block small text-danger-emphasis fw-semibold">{p.detalle}</span>}
+        </div>
+      </Card.Body>
+    </Card>
+  )
+}
+
 /** Beyond SPEC: what needs the worker today, for the company chosen in the top bar, each a link to its list. */
 function PendienteHoy() {
   const empresa = useEmpresa()
@@ -97,36 +136,32 @@ function PendienteHoy() {
       <h2 id="pendiente-hoy" className="h6 text-body-secondary text-uppercase mb-3">
         Pendiente hoy{empresa ? ` · ${empresa.nombre}` : ''}
       </h2>
-      {query.isPending ? (
-        <p role="status" className="text-body-secondary">
-          Cargando...
-        </p>
-      ) : query.isError ? (
+      {query.isError ? (
         <p className="text-danger">No se pudo cargar lo pendiente.</p>
       ) : (
-        <Row xs={1} md={2} xl={5} className="g-3 ps-0" as="ul" aria-label="Pendiente hoy">
-          {pendientesDe(query.data).map((p) => {
-            const hay = p.cuenta.total > 0
-            return (
+        <>
+          {query.isPending && (
+            <p role="status" className="visually-hidden">
+              Cargando...
+            </p>
+          )}
+          {/* While loading, the same cards hold their place (no layout shift), their numbers as placeholders. */}
+          <Row
+            xs={1}
+            md={2}
+            xl={5}
+            className={`g-3 ps-0${query.isPending ? ' placeholder-glow' : ''}`}
+            as="ul"
+            aria-label="Pendiente hoy"
+            aria-hidden={query.isPending || undefined}
+          >
+            {pendientesDe(query.data ?? CARGANDO).map((p) => (
               <Col as="li" key={p.id} className="list-unstyled">
-                <Card className="shadow-sm border-0 h-100 vb-pendiente" data-pendiente={p.id}>
-                  <Card.Body className="d-flex align-items-center gap-3 p-3">
-                    <Icon name={p.icon} className={`fs-2 ${hay ? tonoClass[p.tono] : 'text-body-secondary'}`} />
-                    <div className="min-w-0">
-                      <Link to={p.to} className="stretched-link text-body text-decoration-none">
-                        <span className={`d-block fs-3 fw-semibold lh-1 ${hay ? tonoClass[p.tono] : ''}`}>
-                          {numero(p.cuenta)}
-                        </span>
-                        <span className="d-block small">{p.cuenta.total === 1 ? p.texto[0] : p.texto[1]}</span>
-                      </Link>
-                      {p.detalle && <span className="d-block small text-danger-emphasis fw-semibold">{p.detalle}</span>}
-                    </div>
-                  </Card.Body>
-                </Card>
+                <PendienteCard p={p} cargando={query.isPending} />
               </Col>
-            )
-          })}
-        </Row>
+            ))}
+          </Row>
+        </>
       )}
     </section>
   )
