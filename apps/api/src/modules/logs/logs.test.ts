@@ -246,14 +246,23 @@ describe('GET /api/logs/csv (SPEC §2.11 Descargar)', () => {
     const t2 = await buildTestApp({ database: await freshDatabase({ statementTimeoutMs: 300 }) })
     try {
       const boss = await t2.worker('SUPERADMIN', [])
-      // Arranged without the short timeout, so that a busy machine cannot make the set-up fail.
-      await t2.db.transaction(async (tx) => {
-        await tx.execute(sql`set local statement_timeout = 0`)
-        await tx.execute(sql`
-          insert into logs (fecha, trabajador_id, trabajador_nombre, accion, url, tipo, descripcion)
-          select now() - g * interval '1 second', ${boss.id}, 'Exportación Larga', 'Acción ' || g, '/x', 'info', ''
-            from generate_series(1, 80000) g`)
-      })
+      // Arranged without the short timeouts (the server's, and the client's read timeout, which is per query), so
+      // that a busy machine cannot make the set-up fail; the connection is then discarded, not pooled.
+      const client = await t2.database.pool.connect()
+      // pg reads `query_timeout` per query, though its types do not declare it.
+      const patient = (text: string, values: unknown[] = []) =>
+        client.query({ text, values, query_timeout: 120_000 } as { text: string; values: unknown[] })
+      try {
+        await patient('set statement_timeout = 0')
+        await patient(
+          `insert into logs (fecha, trabajador_id, trabajador_nombre, accion, url, tipo, descripcion)
+           select now() - g * interval '1 second', $1, 'Exportación Larga', 'Acción ' || g, '/x', 'info', ''
+             from generate_series(1, 80000) g`,
+          [boss.id],
+        )
+      } finally {
+        client.release(true)
+      }
       const started = performance.now()
       const res = await t2.as(boss, { method: 'GET', url: `/api/logs/csv?trabajadorId=${boss.id}&tipo=info` })
       expect(performance.now() - started).toBeGreaterThan(300)
