@@ -7,6 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Db, Listen } from './db/client'
 import type { AppDeps } from './deps'
 import { Background } from './lib/background'
+import { errorResponses } from './lib/crud-routes'
 import { type Clock, systemClock } from './lib/clock'
 import { invalidateCounts } from './lib/count-cache'
 import { ensurePrivateDir } from './lib/data-dir'
@@ -139,6 +140,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuth(app, options.db)
   registerTextInput(app)
 
+  // Any operation can answer the error body (bad input, no session, no permission, missing record, a conflict,
+  // the database away): declared once here, so the OpenAPI document and the serializer cover every answer.
+  app.addHook('onRoute', (route) => {
+    const response = route.schema?.response as Record<string, unknown> | undefined
+    if (!route.schema || !response) return
+    const { 401: _401, 403: _403, ...publicErrors } = errorResponses
+    route.schema.response = { ...(route.config?.auth === 'public' ? publicErrors : errorResponses), ...response }
+  })
   await app.register(swagger, {
     openapi: {
       info: { title: 'Back-office de viviendas: API', version: '0.1.0' },

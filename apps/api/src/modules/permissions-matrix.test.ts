@@ -1,7 +1,7 @@
 import type { Action, Resource, Rol } from '@vb/shared'
 import { eq } from 'drizzle-orm'
 import type { InjectOptions } from 'fastify'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { logs, notificaciones, trabajadorEmpresas, uploads } from '../db/schema'
 import { samplePng } from '../lib/sample-files'
 import { resourceRules } from '../lib/scope'
@@ -19,7 +19,9 @@ import {
   makeVivienda,
 } from '../test/factories'
 import { multipart } from '../test/files'
+import { openApiContract } from '../test/openapi'
 import { testScenario } from '../test/scenario'
+import { snapshot } from '../test/snapshot'
 
 /**
  * SPEC §6 and DECISIONS P1-P3 as a table: every endpoint of companies, homes, residents, contacts, resident
@@ -66,6 +68,14 @@ const ownHomeId = scenario.viviendaA.id
 const workers: Record<Rol, TestWorker> = { SUPERADMIN: scenario.SUPERADMIN, ADMIN: scenario.ADMIN, EMPLEADO: scenario.EMPLEADO }
 /** DECISIONS S2: a deactivated worker's token opens nothing, whatever its role was. */
 const deactivated = await t.worker('SUPERADMIN', [empresaPropia], { activo: false })
+/** Every answer, accepted or refused, must be one /api/openapi.json declares for its operation. */
+const contract = await openApiContract(t.app)
+const operationOf = (endpoint: string) => {
+  const [method, url] = endpoint.split(' ') as [string, string]
+  return [method, url.split('?')[0] as string] as const
+}
+/** Refused cells whose tables were compared before and after the call. */
+let unchangedAfterRefusal = 0
 
 /** A company of its own for the cell, linked to the worker when the cell is 'propia'. */
 async function freshEmpresa(ctx: Ctx): Promise<number> {
@@ -865,7 +875,14 @@ describe('permission matrix (SPEC §6, DECISIONS P1-P2)', () => {
       const worker = workers[rol]
       const ctx: Ctx = { empresaId: ambito === 'propia' ? empresaPropia : empresaAjena, ownHomeId, worker }
       const { request, listed } = await c.prepare(ctx)
+      const refused = typeof outcome === 'number' && outcome >= 400
+      const before = refused ? await snapshot(t.db) : ''
       const res = await t.as(worker, request)
+      expect(contract.check(...operationOf(c.endpoint), res)).toEqual([])
+      if (refused) {
+        expect(await snapshot(t.db), 'a refused call changed a table').toBe(before)
+        unchangedAfterRefusal++
+      }
       if (typeof outcome === 'number') {
         expect(res.statusCode, res.body).toBe(outcome)
         if (outcome === 403) expect(res.json().code).toBe('FORBIDDEN')
@@ -887,9 +904,13 @@ describe('permission matrix (SPEC §6, DECISIONS P1-P2)', () => {
     async (_endpoint, c) => {
       const { request } = await c.prepare({ empresaId: empresaPropia, ownHomeId, worker: workers.SUPERADMIN })
       for (const caller of [null, deactivated]) {
+        const before = await snapshot(t.db)
         const res = await t.as(caller, request)
         expect(res.statusCode).toBe(401)
         expect(res.json().code).toBe('UNAUTHENTICATED')
+        expect(contract.check(...operationOf(c.endpoint), res)).toEqual([])
+        expect(await snapshot(t.db), 'a refused call changed a table').toBe(before)
+        unchangedAfterRefusal++
       }
     },
   )
@@ -910,4 +931,12 @@ describe('every operation the API documents has a rule here', () => {
     expect(documented.length).toBeGreaterThan(70)
     expect(documented.filter((op) => !covered.has(op))).toEqual([])
   })
+})
+
+afterAll(() => {
+  // The figures docs/security.md quotes.
+  console.log(
+    `permission matrix: ${cells.length} cells and ${[...cases, ...accountCases].length * 2} anonymous or deactivated calls; ` +
+      `${contract.checked()} answers matched /api/openapi.json; ${unchangedAfterRefusal} refusals left every table unchanged`,
+  )
 })
