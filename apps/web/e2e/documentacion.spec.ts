@@ -87,7 +87,7 @@ test('an employee registers the PIR with an uploaded file, edits it, finds it an
   await alta.getByLabel('Fecha').fill('2026-03-02')
   await alta.getByLabel('Archivo (URL)').fill('https://example.org/informe.pdf')
   await alta.getByRole('button', { name: 'Guardar' }).click()
-  await expect(page.getByText('Documento creado correctamente')).toBeVisible()
+  await expect(page.getByText('Documento creado correctamente').last()).toBeVisible()
   await expect(row(page, 'Informe "social" <b>anual</b>')).toBeVisible()
   await page.getByRole('searchbox', { name: 'Buscar documento' }).fill('INFORME')
   await expect(page.getByRole('row')).toHaveCount(2)

@@ -103,6 +103,27 @@ const valuesFor = (schema: JsonSchema | undefined): unknown[] => {
   ]
 }
 
+/** Random whole bodies per write (the heavy suite tries more); the seed is printed, and HOSTILE_SEED repeats a run. */
+const WHOLE_BODIES = Number(process.env.HOSTILE_BODIES ?? 8)
+const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31))
+let state = SEED
+/** A small seeded generator (a linear congruential one): the same seed gives the same bodies. */
+const random = () => {
+  state = (state * 1103515245 + 12345) % 2 ** 31
+  return state / 2 ** 31
+}
+const plausibleFor = (schema: JsonSchema | undefined): unknown[] => {
+  const types = new Set(
+    [schema, ...(schema?.anyOf ?? []), ...(schema?.oneOf ?? [])].flatMap((x) => (x?.type ? [x.type].flat() : [])),
+  )
+  return [
+    ...(types.has('string') ? ['Texto Válido', 'María José Núñez', '2026-11-20', '10:30', '12.50', 'ALTA'] : []),
+    ...(types.has('integer') || types.has('number') ? [...Object.values(ids), 1] : []),
+    ...(types.has('boolean') ? [true, false] : []),
+    ...(types.has('array') ? [[ids.usuarios], []] : []),
+  ]
+}
+
 interface Tried {
   op: string
   method: string
@@ -110,6 +131,8 @@ interface Tried {
   request: InjectOptions
   field?: string
   value?: unknown
+  /** A whole random body. */
+  body?: Record<string, unknown>
 }
 const tried: Tried[] = []
 for (const op of writes) {
@@ -143,6 +166,22 @@ for (const op of writes) {
     path: op.path,
     request: { method: op.method as 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"a":' },
   })
+  // Whole bodies: each property left out, or given a plausible or a hostile value of its type, at random.
+  for (let k = 0; k < WHOLE_BODIES; k++) {
+    const body: Record<string, unknown> = {}
+    for (const [field, schema] of Object.entries(op.body?.properties ?? {})) {
+      if (random() < 0.25) continue
+      const values = random() < 0.5 ? plausibleFor(schema) : valuesFor(schema)
+      if (values.length) body[field] = values[Math.floor(random() * values.length)]
+    }
+    tried.push({
+      op: label,
+      method: op.method,
+      path: op.path,
+      body,
+      request: { method: op.method as 'POST', url, payload: body },
+    })
+  }
   for (const name of [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string))
     for (const value of HOSTILE_IDS)
       tried.push({
@@ -177,15 +216,17 @@ describe('hostile input on every write operation of /api/openapi.json', () => {
       } else {
         accepted++
         const body = res.headers['content-type']?.toString().includes('json') ? (res.json() as Record<string, unknown>) : {}
-        if (typeof c.value === 'string' && c.field && typeof body[c.field] === 'string' && c.value.trim() === c.value)
-          if (body[c.field] !== c.value && body[c.field] !== c.value.toUpperCase() && body[c.field] !== c.value.normalize('NFC'))
-            failures.push(`${what}: stored ${JSON.stringify(body[c.field]).slice(0, 60)}`)
+        const sent = c.body ? Object.entries(c.body) : c.field ? [[c.field, c.value] as const] : []
+        for (const [field, value] of sent)
+          if (typeof value === 'string' && typeof body[field] === 'string' && value.trim() === value)
+            if (body[field] !== value && body[field] !== value.toUpperCase() && body[field] !== value.normalize('NFC'))
+              failures.push(`${what}: stored ${field} ${JSON.stringify(body[field]).slice(0, 60)}`)
         for (const key of ['__proto__', 'constructor', 'campoDesconocido'])
           if (Object.hasOwn(body, key)) failures.push(`${what}: answered the unknown field ${key}`)
       }
     }
     console.log(
-      `hostile input: ${writes.length} write operations, ${tried.length} calls, ${refused} refused, ${accepted} accepted, ${contract.checked()} answers as /api/openapi.json declares`,
+      `hostile input: ${writes.length} write operations, ${tried.length} calls, ${refused} refused, ${accepted} accepted, ${contract.checked()} answers as /api/openapi.json declares (whole bodies: seed ${SEED})`,
     )
     expect(failures).toEqual([])
   }, 600_000)
