@@ -14,7 +14,7 @@ import {
   uploadMessages,
   uploadReference,
 } from '@vb/shared'
-import { and, eq, inArray, isNull, lt, type SQL } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { fileTypeFromFile } from 'file-type'
 import type { DbOrTx, Tx } from '../../db/client'
@@ -164,7 +164,9 @@ export async function receiveUpload(deps: AppDeps, actor: Actor, request: Fastif
         .values({ id, nombreOriginal: name, mime, tamano: size, sha256, trabajadorId: actor.id, createdAt: deps.clock.now() })
         .returning()
       // Renamed before the commit: a committed row always has its file. If the commit then fails, the
-      // catch below removes the file that lost its row.
+      // catch below removes the file that lost its row; if the process dies first, the file's lock ends with
+      // its transaction and the sweep knows the file has no row coming (fileLock).
+      await tx.execute(fileLock(id, 'wait'))
       final = deps.files.pathOf(id)
       await rename(temp, final)
       return inserted as UploadRow
@@ -343,17 +345,29 @@ export async function discardFiles(deps: Pick<AppDeps, 'files' | 'log'>, ids: st
   }
 }
 
+/**
+ * The lock an upload's transaction holds from the moment its file has its final name until it commits or
+ * ends: a file without a row whose lock is free will never get one (its transaction died with its process).
+ * Two-key advisory locks: a key space of their own.
+ */
+const FILE_LOCK_SPACE = 727275
+const fileLock = (id: string, mode: 'wait' | 'try') =>
+  mode === 'wait'
+    ? sql`select pg_advisory_xact_lock(${FILE_LOCK_SPACE}, hashtext(${id}))`
+    : sql`select pg_try_advisory_xact_lock(${FILE_LOCK_SPACE}, hashtext(${id})) as free`
+
 /** An upload left unattached this long was abandoned (a form never saved). */
 export const UNATTACHED_TTL_MS = 24 * 60 * 60 * 1000
-/** Files without a row, and temporary files, this old are leftovers of a crash. */
+/** Temporary files this old are leftovers of an interrupted upload or restore. */
 const LEFTOVER_TTL_MS = 60 * 60 * 1000
 const UUID_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /**
- * The daily sweep of the uploads folder: uploads never attached within a day (rows and files), files whose
- * row is gone (a record deleted, a crash between commit and removal) and temporary files of interrupted
- * uploads and restores. Safe with several processes: rows are deleted by one statement, a file is removed only when no
- * row names it and it is older than an hour (an upload in progress renames its file inside its transaction).
+ * The sweep of the uploads folder, at start-up and daily: uploads never attached within a day (rows and files),
+ * files whose row is gone or never came (a record deleted, a process killed between an upload's rename and its
+ * commit) and temporary files of interrupted uploads and restores (after an hour). Safe with several processes:
+ * rows are deleted by one statement, and a file is removed only when no row names it and its upload's lock is
+ * free (an upload in progress renames its file inside its transaction, holding that lock).
  */
 export async function sweepUploads(
   deps: Pick<AppDeps, 'db' | 'files' | 'clock' | 'log'>,
@@ -374,8 +388,9 @@ export async function sweepUploads(
   for (const name of names) {
     const file = `${deps.files.dir}/${name}`
     const info = await stat(file).catch(() => undefined)
-    if (!info?.isFile() || now - info.mtimeMs < LEFTOVER_TTL_MS) continue
+    if (!info?.isFile()) continue
     if (name.startsWith('.subida-') || name.startsWith('.restaurando-')) {
+      if (now - info.mtimeMs < LEFTOVER_TTL_MS) continue
       await rm(file, { force: true })
       removed++
     } else if (UUID_NAME.test(name)) {
@@ -389,6 +404,13 @@ export async function sweepUploads(
     )
     for (const name of chunk) {
       if (known.has(name)) continue
+      // No row: a crash's leftover, unless an upload is committing it right now (its lock is held).
+      const orphan = await deps.db.transaction(async (tx) => {
+        const [lock] = ((await tx.execute(fileLock(name, 'try'))) as unknown as { rows: Array<{ free: boolean }> }).rows
+        if (!lock?.free) return false
+        return (await tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, name))).length === 0
+      })
+      if (!orphan) continue
       await rm(`${deps.files.dir}/${name}`, { force: true })
       removed++
     }

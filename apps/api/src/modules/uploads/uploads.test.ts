@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { UPLOAD_MAX_BYTES, uploadMessages } from '@vb/shared'
-import { count, eq } from 'drizzle-orm'
+import { count, eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { uploads } from '../../db/schema'
 import { samplePdf, samplePng } from '../../lib/sample-files'
@@ -285,5 +285,34 @@ describe('the daily sweep of the uploads folder', () => {
     expect(existsSync(freshTemp)).toBe(true)
     expect(existsSync(path.join(t.uploadsDir, keep))).toBe(true)
     rmSync(freshTemp)
+  })
+
+  it('removes a file without a row at once (a process killed mid-upload), unless its upload is still committing', async () => {
+    const orphan = path.join(t.uploadsDir, '1b6f3a52-52cd-4a2b-9e35-6a1f0a3c9d12')
+    const busy = '2b6f3a52-52cd-4a2b-9e35-6a1f0a3c9d13'
+    writeFileSync(orphan, 'x')
+    writeFileSync(path.join(t.uploadsDir, busy), 'x')
+    // An upload that has renamed its file and not committed yet holds the file's lock in its transaction.
+    let commit!: () => void
+    let locked!: () => void
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve
+    })
+    const uploading = t.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(727275, hashtext(${busy}))`)
+      locked()
+      await new Promise<void>((resolve) => {
+        commit = resolve
+      })
+    })
+    await isLocked
+    await sweepUploads(t.app.deps)
+    expect(existsSync(orphan)).toBe(false)
+    expect(existsSync(path.join(t.uploadsDir, busy))).toBe(true)
+    // It ended without its row (the process died): the next sweep removes the file.
+    commit()
+    await uploading
+    await sweepUploads(t.app.deps)
+    expect(existsSync(path.join(t.uploadsDir, busy))).toBe(false)
   })
 })
