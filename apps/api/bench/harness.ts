@@ -2,14 +2,15 @@
  * What every API benchmark does around its own measurement, written once: the command line (with `--help`),
  * the engine (the embedded server under ./bench-data, or a fresh `bench_<time>` database on
  * BENCH_DATABASE_URL), seeding helpers, the real app on a local port, logging in, one user's sequential
- * requests, autocannon in a worker thread, the same SQL replayed straight through `pg` (the ceiling), and
+ * requests, autocannon in a child process, the same SQL replayed straight through `pg` (the ceiling), and
  * the Markdown tables the results are printed as.
  */
+import { fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os, { tmpdir } from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
-import { Worker } from 'node:worker_threads'
 import type { Rol } from '@vb/shared'
 import { type SQL, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
@@ -164,8 +165,11 @@ export async function openBenchDatabase(engine: Engine, { keep, pool }: { keep: 
 /** An opened engine, with the real app to start on it once the data is in. */
 export interface BenchSession extends Opened {
   db: Db
-  /** The real app (buildApp, no web files, no request log) listening on a free local port. */
-  startApp(): Promise<{ app: FastifyInstance; base: string }>
+  /** The real app (buildApp, no web files, no request log) listening on a free local port; `configure` runs before it listens. */
+  startApp(
+    configure?: (app: FastifyInstance) => void,
+    overrides?: Partial<Parameters<typeof buildApp>[0]>,
+  ): Promise<{ app: FastifyInstance; base: string }>
 }
 
 /**
@@ -183,14 +187,16 @@ export async function withEngine<T>(
     return await run({
       ...opened,
       db: opened.database.db,
-      async startApp() {
+      async startApp(configure, overrides) {
         app = await buildApp({
           db: opened.database.db,
           listen: opened.database.listen,
           jwtSecret: 'bench-secret-not-for-production',
           uploadsDir: opened.uploadsDir,
           logger: false,
+          ...overrides,
         })
+        configure?.(app)
         await app.listen({ port: 0, host: '127.0.0.1' })
         const address = app.server.address()
         return { app, base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` }
@@ -283,17 +289,37 @@ export interface Captured {
  * statement on the same pool without recording it: EXPLAIN, or a plain timing.
  */
 export function captureSql(db: Db) {
-  const client = (db as unknown as { $client: { query: (...a: unknown[]) => Promise<{ rows: Record<string, unknown>[] }> } })
-    .$client
+  type Query = (...a: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>
+  const client = (db as unknown as { $client: { query: Query; connect?: () => Promise<{ query: Query }> } }).$client
   const original = client.query.bind(client)
   const state = { on: false, captured: [] as Captured[] }
-  client.query = (q: unknown, params?: unknown, ...rest: unknown[]) => {
-    if (state.on) {
-      const text = typeof q === 'string' ? q : (q as { text: string }).text
-      state.captured.push({ text, params: (params as unknown[]) ?? [] })
+  const recording =
+    (query: Query): Query =>
+    (q: unknown, params?: unknown, ...rest: unknown[]) => {
+      if (state.on) {
+        const text = typeof q === 'string' ? q : (q as { text: string }).text
+        state.captured.push({ text, params: (params as unknown[]) ?? [] })
+      }
+      return query(q, params, ...rest)
     }
-    return original(q, params, ...rest)
-  }
+  client.query = recording(original)
+  // A transaction runs on a client checked out of the pool: its statements are recorded too. (pg's own
+  // pool.query checks out with a callback: that path is left as it is, pool.query is recorded above.)
+  const connect = client.connect?.bind(client) as ((...a: unknown[]) => unknown) | undefined
+  if (connect)
+    client.connect = ((...a: unknown[]) => {
+      if (a.length || !state.on) return connect(...a)
+      return (connect() as Promise<{ query: Query; release: (...r: unknown[]) => void }>).then((checkedOut) => {
+        const query = checkedOut.query.bind(checkedOut)
+        const release = checkedOut.release.bind(checkedOut)
+        checkedOut.query = recording(query)
+        checkedOut.release = (...r: unknown[]) => {
+          checkedOut.query = query
+          release(...r)
+        }
+        return checkedOut
+      })
+    }) as typeof client.connect
   return {
     state,
     /** What one request sends: its statements, in order, with its response (the body read as text). */
@@ -364,12 +390,32 @@ export interface LoadResult {
   errors: number
 }
 
-/** autocannon on one URL, in a worker thread so that it does not share the server's event loop. */
-export function autocannon(url: string, token: string, load: { connections: number; duration: number }): Promise<LoadResult> {
+/** What else a load run sends: a method and JSON body, or a different path (from `paths`, in turn) per request. */
+export interface AutocannonRequest {
+  method?: 'GET' | 'POST'
+  body?: unknown
+  paths?: string[]
+}
+
+/**
+ * autocannon on one URL, in a child process so that it shares neither the server's event loop nor its memory
+ * (the process's RSS is the app's).
+ */
+export function autocannon(
+  url: string,
+  token: string,
+  load: { connections: number; duration: number },
+  request: AutocannonRequest = {},
+): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: { url, token, ...load } })
-    worker.once('message', (m) => (m.error ? reject(new Error(m.error)) : resolve(m)))
-    worker.once('error', reject)
+    const child = fork(fileURLToPath(new URL('./load-worker.mjs', import.meta.url)), { execArgv: [] })
+    child.send({ url, token, ...load, ...request })
+    child.once('message', (m: LoadResult & { error?: string }) => {
+      child.disconnect()
+      if (m.error) reject(new Error(m.error))
+      else resolve(m)
+    })
+    child.once('error', reject)
   })
 }
 
@@ -382,19 +428,38 @@ export function autocannon(url: string, token: string, load: { connections: numb
 export async function pgCeiling(
   target: ConnectionTarget,
   statements: Captured[],
-  { connections, duration, warmUp = false }: { connections: number; duration: number; warmUp?: boolean },
+  {
+    connections,
+    duration,
+    warmUp = false,
+    pool: poolSize = connections,
+  }: { connections: number; duration: number; warmUp?: boolean; pool?: number },
 ): Promise<Stats & { rps: number }> {
-  const pool = new pg.Pool({ ...clientConfig(target), max: connections })
+  const pool = new pg.Pool({ ...clientConfig(target), max: poolSize })
   pool.on('error', () => {})
+  // A transaction's statements (BEGIN … COMMIT) must share one connection, as they did in the app.
+  const transactional = statements.some((s) => /^\s*begin\b/i.test(s.text))
+  const once = async () => {
+    if (!transactional) {
+      for (const s of statements) await pool.query(s.text, s.params)
+      return
+    }
+    const c = await pool.connect()
+    try {
+      for (const s of statements) await c.query(s.text, s.params)
+    } finally {
+      c.release()
+    }
+  }
   try {
-    if (warmUp) for (const s of statements) await pool.query(s.text, s.params)
+    if (warmUp) await once()
     const latencies: number[] = []
     let done = 0
     const until = performance.now() + duration * 1000
     const loop = async () => {
       while (performance.now() < until) {
         const t0 = performance.now()
-        for (const s of statements) await pool.query(s.text, s.params)
+        await once()
         latencies.push(performance.now() - t0)
         done++
       }

@@ -1,14 +1,25 @@
-// Load generator for the benchmark harness (harness.ts), run in a worker thread so that autocannon does not share the
-// server's event loop. Plain JavaScript: it needs no TypeScript loader inside the worker.
-// Inside a worker thread autocannon hands back its raw counters (no aggregated percentiles), so the
-// latencies are collected from its 'response' events and the percentiles computed here.
-import { parentPort, workerData } from 'node:worker_threads'
+// Load generator for the benchmark harness (harness.ts), run as a child process so that autocannon shares neither
+// the server's event loop nor its memory. Plain JavaScript: it needs no TypeScript loader.
+// The latencies are collected from autocannon's 'response' events and the percentiles computed here (its own
+// summary has p97.5 and p99, not p95).
 import autocannon from 'autocannon'
 
-const { url, token, connections, duration } = workerData
+const workerData = await new Promise((resolve) => process.once('message', resolve))
+const parentPort = { postMessage: (m) => process.send(m) }
+const { url, token, connections, duration, method = 'GET', body, paths } = workerData
 const latencies = []
+const headers = { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }
+let next = 0
+// With `paths`, each request takes the next one (a search with a different term each time).
+const requests = paths?.length
+  ? [{ method, setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }]
+  : undefined
 
-const instance = autocannon({ url, connections, duration, headers: { authorization: `Bearer ${token}` } }, (err, result) => {
+// skipAggregateResult: the raw counters (totalCompletedRequests), as autocannon hands them to a worker thread.
+const options = { url, connections, duration, method, headers, skipAggregateResult: true }
+if (requests) options.requests = requests
+if (body !== undefined) options.body = JSON.stringify(body)
+const instance = autocannon(options, (err, result) => {
   if (err) {
     parentPort.postMessage({ error: err.message })
     return
