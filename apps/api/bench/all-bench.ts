@@ -64,8 +64,92 @@ const SIZE = {
   calendar: n(100_000, 1000),
 }
 
-const NOMBRES = ['Ana', 'José', 'María', 'Antonio', 'Carmen', 'Manuel', 'Lucía', 'Francisco', 'Isabel', 'Javier']
-const APELLIDOS = ['García', 'Fernández', 'González', 'Rodríguez', 'López', 'Martínez', 'Sánchez', 'Pérez', 'Gómez', 'Martín']
+// 40 first names and 40 surnames, combined independently (mixed radix on the row number), so that a full name
+// matches about 1 resident in 1,600, as in a real office, and a common surname about 1 in 20.
+const NOMBRES = [
+  'Ana',
+  'José',
+  'María',
+  'Antonio',
+  'Carmen',
+  'Manuel',
+  'Lucía',
+  'Francisco',
+  'Isabel',
+  'Javier',
+  'Dolores',
+  'David',
+  'Pilar',
+  'Daniel',
+  'Teresa',
+  'Carlos',
+  'Rosa',
+  'Miguel',
+  'Cristina',
+  'Rafael',
+  'Marta',
+  'Pedro',
+  'Laura',
+  'Alejandro',
+  'Elena',
+  'Fernando',
+  'Raquel',
+  'Pablo',
+  'Sara',
+  'Jorge',
+  'Mercedes',
+  'Luis',
+  'Beatriz',
+  'Alberto',
+  'Julia',
+  'Sergio',
+  'Nuria',
+  'Ramón',
+  'Silvia',
+  'Enrique',
+]
+const APELLIDOS = [
+  'García',
+  'Fernández',
+  'González',
+  'Rodríguez',
+  'López',
+  'Martínez',
+  'Sánchez',
+  'Pérez',
+  'Gómez',
+  'Martín',
+  'Jiménez',
+  'Ruiz',
+  'Hernández',
+  'Díaz',
+  'Moreno',
+  'Muñoz',
+  'Álvarez',
+  'Romero',
+  'Alonso',
+  'Gutiérrez',
+  'Navarro',
+  'Torres',
+  'Domínguez',
+  'Vázquez',
+  'Ramos',
+  'Gil',
+  'Ramírez',
+  'Serrano',
+  'Blanco',
+  'Molina',
+  'Morales',
+  'Suárez',
+  'Ortega',
+  'Delgado',
+  'Castro',
+  'Ortiz',
+  'Rubio',
+  'Marín',
+  'Sanz',
+  'Núñez',
+]
 const NIF_LETTERS = `'TRWAGMYFPDXBNJZSQVHLCKE'`
 
 interface Seeded {
@@ -95,7 +179,7 @@ async function seed(db: Db): Promise<Seeded> {
   await exec(
     db,
     `insert into viviendas (nombre, empresa_id)
-     select 'Calle ' || (${bench.sqlArray(APELLIDOS)})[1 + h % 10] || ', ' || h, e.ids[1 + h % ${SIZE.companies}]
+     select 'Calle ' || (${bench.sqlArray(APELLIDOS)})[1 + h % 40] || ', ' || h, e.ids[1 + h % ${SIZE.companies}]
        from generate_series(0, ${SIZE.homes - 1}) h, (select array_agg(id order by id) ids from empresas) e`,
   )
   step('homes')
@@ -103,8 +187,8 @@ async function seed(db: Db): Promise<Seeded> {
   await exec(
     db,
     `insert into usuarios (nombre, apellidos, nif, grado_dependencia, vivienda_id)
-     select (${bench.sqlArray(NOMBRES)})[1 + (g * 7) % 10],
-            (${bench.sqlArray(APELLIDOS)})[1 + g % 10] || ' ' || (${bench.sqlArray(APELLIDOS)})[1 + (g / 10) % 10],
+     select (${bench.sqlArray(NOMBRES)})[1 + (g / 40) % 40],
+            (${bench.sqlArray(APELLIDOS)})[1 + g % 40] || ' ' || (${bench.sqlArray(APELLIDOS)})[1 + (g / 1600) % 40],
             k::text || substr(${NIF_LETTERS}, (k % 23)::int + 1, 1), (array['PVS', 'PEI', null])[1 + g % 3],
             v.min_id + g % ${SIZE.homes}
        from generate_series(0, ${SIZE.residents - 1}) g cross join lateral (select 10000000 + g * 73 as k) nif,

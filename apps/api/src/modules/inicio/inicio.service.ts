@@ -34,13 +34,14 @@ export async function pendientes(deps: AppDeps, actor: Actor, query: PendientesQ
   const limite = addDays(hoy, 30)
 
   const residentes = where(scopeFor(actor, 'usuarios', 'list'), enEmpresa(usuarios.viviendaId, query.empresaId))
+  // The expiry is computed once per resident in a lateral subquery: written as a column of a subselect,
+  // PostgreSQL inlined it into each of the three conditions and probed the index three times per resident.
   const pir = deps.db.execute(sql`
-    select count(*) filter (where caducidad < ${hoy}::date) as caducados,
-           count(*) filter (where caducidad >= ${hoy}::date and caducidad <= ${limite}::date) as por_caducar
-      from (select ${pirCaducidad(sql.raw('"usuarios"."id"'))} as caducidad
-              from ${usuarios}
-             where ${residentes ?? sql`true`}) x
-     where caducidad is not null`) as unknown as Promise<{ rows: Array<{ caducados: string; por_caducar: string }> }>
+    select count(*) filter (where p.caducidad < ${hoy}::date) as caducados,
+           count(*) filter (where p.caducidad >= ${hoy}::date and p.caducidad <= ${limite}::date) as por_caducar
+      from ${usuarios}
+     cross join lateral (select ${pirCaducidad(sql.raw('"usuarios"."id"'))} as caducidad offset 0) p
+     where ${residentes ?? sql`true`}`) as unknown as Promise<{ rows: Array<{ caducados: string; por_caducar: string }> }>
 
   const [pirRows, planingHoy, tareasPendientes, tareasVencidas, presupuestosPendientes] = await Promise.all([
     pir,

@@ -65,6 +65,7 @@ const listColumns = {
   viviendaId: usuarios.viviendaId,
   ordenNombre: usuarios.ordenNombre,
   ordenApellidos: usuarios.ordenApellidos,
+  viviendaOrden: usuarios.viviendaOrden,
 }
 
 type SortSource = {
@@ -73,14 +74,16 @@ type SortSource = {
   gradoDependencia: AnyColumn | SQL.Aliased
   ordenNombre: AnyColumn | SQL.Aliased
   ordenApellidos: AnyColumn | SQL.Aliased
+  viviendaOrden: AnyColumn | SQL.Aliased
 }
 
 /**
  * Sort keys (SPEC §2.6: by field or by home), case- and accent-insensitive: the stored `orden_*` columns
- * hold f_unaccent(lower(...)) and are indexed, so no function runs per row. Ties fall back to apellidos,
+ * hold f_unaccent(lower(...)) and are indexed, so no function runs per row; the home's key is copied onto its
+ * residents (`vivienda_orden`, kept by triggers), so each sort reads one index. Ties fall back to apellidos,
  * nombre and id so pages never overlap. Default: apellidos, nombre, id.
  */
-function sortKeys(sort: UsuarioListQuery['sort'], u: SortSource, viviendaOrden: AnyColumn): SQL[] {
+function sortKeys(sort: UsuarioListQuery['sort'], u: SortSource): SQL[] {
   const raw = (c: AnyColumn | SQL.Aliased) => sql`${c}`
   const byName = [raw(u.ordenApellidos), raw(u.ordenNombre), raw(u.id)]
   switch (sort) {
@@ -91,7 +94,7 @@ function sortKeys(sort: UsuarioListQuery['sort'], u: SortSource, viviendaOrden: 
     case 'gradoDependencia':
       return [raw(u.gradoDependencia), ...byName]
     case 'vivienda':
-      return [raw(viviendaOrden), ...byName]
+      return [raw(u.viviendaOrden), ...byName]
     default:
       return byName
   }
@@ -100,7 +103,7 @@ function sortKeys(sort: UsuarioListQuery['sort'], u: SortSource, viviendaOrden: 
 /**
  * Residents the actor sees, searched by nombre, apellidos or NIF, sorted and paged (SPEC §2.6, DECISIONS A4).
  * One query for the page and one bounded count (D13). The search reads the stored `busqueda` column that
- * usuarios_busqueda_trgm_idx indexes; homes are joined only to sort by home and, afterwards, for the rows of the page.
+ * usuarios_busqueda_trgm_idx indexes; homes are joined afterwards, for the rows of the page only.
  * Each row carries its PIR badge (SPEC §4): the latest PIR date is read for the page's rows only (one
  * index probe each on documentos_usuario_pir_idx), and the shared rule turns it into the state.
  */
@@ -118,11 +121,11 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
   )
   const { limit, offset } = pageWindow(query)
 
-  let inner = deps.db.select(listColumns).from(usuarios).$dynamic()
-  if (query.sort === 'vivienda') inner = inner.leftJoin(viviendas, eq(viviendas.id, usuarios.viviendaId))
-  const page = inner
+  const page = deps.db
+    .select(listColumns)
+    .from(usuarios)
     .where(condition)
-    .orderBy(...sortKeys(query.sort, usuarios, viviendas.ordenNombre).map((k) => ordered(k, query.order)))
+    .orderBy(...sortKeys(query.sort, usuarios).map((k) => ordered(k, query.order)))
     .limit(limit)
     .offset(offset)
     .as('u')
@@ -143,7 +146,7 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
       })
       .from(page)
       .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
-      .orderBy(...sortKeys(query.sort, page, viviendas.ordenNombre).map((k) => ordered(k, query.order))),
+      .orderBy(...sortKeys(query.sort, page).map((k) => ordered(k, query.order))),
     // A searched total may come from the short count cache (lib/count-cache.ts); the rows are always fresh.
     boundedTotal(deps.db, usuarios, condition, { cache: Boolean(query.q) }),
   ])

@@ -108,6 +108,14 @@ describe('GET /api/usuarios', () => {
     expect(ids(await list('&sort=vivienda&order=desc'))).toEqual([c.id, a.id, b.id, d.id])
     const sorted = await list('&sort=vivienda')
     expect(sorted.json()[0].viviendas).toEqual([{ id: h2.id, nombre: 'Álvarez 2', empresaId: e.id }])
+    // The home's sort key is copied onto its residents: a rename and a move are followed at once.
+    const renamed = await t.as(superadmin, { method: 'PATCH', url: `/api/viviendas/${h1.id}`, payload: { nombre: 'Abadía 1' } })
+    expect(renamed.statusCode).toBe(200)
+    expect(ids(await list('&sort=vivienda'))).toEqual([a.id, c.id, d.id, b.id])
+    const moved = await t.as(superadmin, { method: 'PATCH', url: `/api/usuarios/${b.id}`, payload: { viviendaId: h1.id } })
+    expect(moved.statusCode).toBe(200)
+    expect(ids(await list('&sort=vivienda'))).toEqual([a.id, c.id, b.id, d.id])
+    expect(ids(await list('&sort=vivienda&order=desc'))).toEqual([d.id, b.id, c.id, a.id])
   })
 
   it('pages with X-Total-Count, and keeps the search and filters in the total', async () => {
