@@ -37,6 +37,7 @@ const args = bench.commandLine(
     levels: { type: 'string', default: '1,10,50', help: 'connections of each run, comma-separated' },
     scale: { type: 'string', default: '1', help: 'multiplies every size (1 = the large operator)' },
     out: { type: 'string', default: 'bench/results', help: 'where all.json and the charts go' },
+    'seed-only': { type: 'boolean', default: false, help: 'seed, keep the database, say where it is, and stop' },
     'engine-result': { type: 'string', default: '', help: 'internal: one engine, its result written to this file' },
   },
 )
@@ -172,6 +173,9 @@ async function exec(db: Db, text: string) {
   await db.execute(sql.raw(text))
 }
 
+/** A non-negative pseudo-random number from a row number (PostgreSQL's integer hash). */
+const spread = (column: string) => `(hashint4(${column})::bigint & 2147483647)`
+
 async function seed(db: Db): Promise<Seeded> {
   const t0 = performance.now()
   const step = (what: string) => process.stdout.write(`${what} (${((performance.now() - t0) / 1000).toFixed(0)} s)… `)
@@ -179,18 +183,20 @@ async function seed(db: Db): Promise<Seeded> {
   await exec(
     db,
     `insert into viviendas (nombre, empresa_id)
-     select 'Calle ' || (${bench.sqlArray(APELLIDOS)})[1 + h % 40] || ', ' || h, e.ids[1 + h % ${SIZE.companies}]
+     select 'Calle ' || (${bench.sqlArray(APELLIDOS)})[1 + ${spread('h')} % 40] || ', ' || h, e.ids[1 + h % ${SIZE.companies}]
        from generate_series(0, ${SIZE.homes - 1}) h, (select array_agg(id order by id) ids from empresas) e`,
   )
   step('homes')
-  // Residents spread over the homes; unique NIFs with their check letter.
+  // Residents spread over the homes at random (a hash of the row number: names, grade and company independent,
+  // as in an office, so that an ADMIN of half the companies meets its residents all along any sort order);
+  // unique NIFs with their check letter.
   await exec(
     db,
     `insert into usuarios (nombre, apellidos, nif, grado_dependencia, vivienda_id)
      select (${bench.sqlArray(NOMBRES)})[1 + (g / 40) % 40],
             (${bench.sqlArray(APELLIDOS)})[1 + g % 40] || ' ' || (${bench.sqlArray(APELLIDOS)})[1 + (g / 1600) % 40],
             k::text || substr(${NIF_LETTERS}, (k % 23)::int + 1, 1), (array['PVS', 'PEI', null])[1 + g % 3],
-            v.min_id + g % ${SIZE.homes}
+            v.min_id + ${spread('g')} % ${SIZE.homes}
        from generate_series(0, ${SIZE.residents - 1}) g cross join lateral (select 10000000 + g * 73 as k) nif,
             (select min(id) min_id from viviendas) v`,
   )
@@ -502,11 +508,15 @@ const rssNow = () => {
 
 async function benchEngine(engine: bench.Engine): Promise<EngineResult> {
   console.log(`\n######## ${bench.ENGINE_NAMES[engine]} ########`)
-  return bench.withEngine(engine, { keep: args.keep, pool: POOL }, async (session) => {
+  return bench.withEngine(engine, { keep: args.keep || args['seed-only'], pool: POOL }, async (session) => {
     console.log(session.describe)
     const t0 = performance.now()
     const seeded = await seed(session.db)
     const seedSeconds = (performance.now() - t0) / 1000
+    if (args['seed-only']) {
+      console.log(`Seeded in ${seedSeconds.toFixed(0)} s: ${session.describe}`, seeded)
+      return { engine, describe: session.describe, seedSeconds, peakRssMb: 0, calls: [], files: [] }
+    }
     const capture = bench.captureSql(session.db)
     // The login limiter counts attempts in flight, so a load of logins is refused by design: here its limits
     // are out of reach (its SQL still runs on every login).
@@ -528,8 +538,8 @@ async function benchEngine(engine: bench.Engine): Promise<EngineResult> {
           authorization: `Bearer ${token}`,
           ...(call.body ? { 'content-type': 'application/json' } : {}),
         }
-        const send = () =>
-          fetch(`${base}${call.path}`, {
+        const send = (to = call.path) =>
+          fetch(`${base}${to}`, {
             method: call.method ?? 'GET',
             headers,
             body: call.body ? JSON.stringify(call.body) : undefined,
@@ -543,6 +553,17 @@ async function benchEngine(engine: bench.Engine): Promise<EngineResult> {
         const statements = [...capture.state.captured]
         const size = (await probe.arrayBuffer()).byteLength
         if (probe.status >= 300) throw new Error(`${call.path} answered ${probe.status}`)
+        // A new term each request: the ceiling replays the statements of 40 requests with terms of their own
+        // (the last ones of the list, not warmed up, so their totals are counted as the app's are).
+        const perRequest: (typeof statements)[] = []
+        for (const other of call.paths?.slice(-40) ?? []) {
+          capture.state.captured = []
+          capture.state.on = true
+          await (await send(other)).arrayBuffer()
+          capture.state.on = false
+          perRequest.push([...capture.state.captured])
+        }
+        const ceilingStatements = call.paths ? perRequest : statements
         console.log(
           `\n${call.label}: ${call.method ?? 'GET'} ${call.path.slice(0, 90)} → ${probe.status}, ${size} bytes, ${statements.length} statements`,
         )
@@ -565,7 +586,12 @@ async function benchEngine(engine: bench.Engine): Promise<EngineResult> {
           await bench.settle(500)
           const db = call.ceiling
             ? undefined
-            : await bench.pgCeiling(session.target, statements, { connections, duration: DURATION, warmUp: true, pool: POOL })
+            : await bench.pgCeiling(session.target, ceilingStatements, {
+                connections,
+                duration: DURATION,
+                warmUp: true,
+                pool: POOL,
+              })
           if (call.ceiling) framework.set(connections, load.rps)
           const point: Point = {
             connections,
@@ -783,6 +809,7 @@ bench.runBench(async () => {
       },
     )
     if (run.status !== 0) throw new Error(`the run on ${engine} failed (exit code ${run.status})`)
+    if (args['seed-only']) continue
     results.push(JSON.parse(readFileSync(file, 'utf8')) as EngineResult)
     rmSync(file, { force: true })
   }
@@ -795,6 +822,7 @@ bench.runBench(async () => {
     console.log('')
     console.log(filesTable(r))
   }
+  if (args['seed-only']) return
   const out = path.resolve(ROOT, String(args.out))
   mkdirSync(path.join(out, 'all'), { recursive: true })
   writeFileSync(

@@ -423,11 +423,12 @@ export function autocannon(
  * The ceiling: the statements one request of the app sent (captured at the driver, auth included),
  * replayed by `connections` loops through a `pg` pool of the same size, for the same time. What the app
  * adds on top (HTTP, Fastify, validation, serialisation) is the gap between the two. `warmUp` sends the
- * statements once before the clock starts.
+ * statements once before the clock starts. Given the statements of several requests (a search with a new term
+ * each time), the loops take them in turn, as the app's requests did.
  */
 export async function pgCeiling(
   target: ConnectionTarget,
-  statements: Captured[],
+  statements: Captured[] | Captured[][],
   {
     connections,
     duration,
@@ -437,16 +438,18 @@ export async function pgCeiling(
 ): Promise<Stats & { rps: number }> {
   const pool = new pg.Pool({ ...clientConfig(target), max: poolSize })
   pool.on('error', () => {})
-  // A transaction's statements (BEGIN … COMMIT) must share one connection, as they did in the app.
-  const transactional = statements.some((s) => /^\s*begin\b/i.test(s.text))
+  const requests = (Array.isArray(statements[0]) ? statements : [statements]) as Captured[][]
+  let next = 0
   const once = async () => {
-    if (!transactional) {
-      for (const s of statements) await pool.query(s.text, s.params)
+    const list = requests[next++ % requests.length] as Captured[]
+    // A transaction's statements (BEGIN … COMMIT) must share one connection, as they did in the app.
+    if (!list.some((s) => /^\s*begin\b/i.test(s.text))) {
+      for (const s of list) await pool.query(s.text, s.params)
       return
     }
     const c = await pool.connect()
     try {
-      for (const s of statements) await c.query(s.text, s.params)
+      for (const s of list) await c.query(s.text, s.params)
     } finally {
       c.release()
     }

@@ -99,6 +99,11 @@ export const usuarios = pgTable(
      * a home's rename. The sort by home reads one index instead of joining and sorting every resident.
      */
     viviendaOrden: text(),
+    /**
+     * The date of the resident's latest PIR document (DECISIONS D3), kept by a trigger on documentos_usuario
+     * (migration 0012): lists and the start page read it instead of probing the documents of every resident.
+     */
+    pirFecha: timestamp({ withTimezone: true }),
     ...timestamps,
   },
   (t) => [

@@ -1,7 +1,30 @@
 import { randomBytes, randomInt, scrypt as scryptCb, timingSafeEqual } from 'node:crypto'
+import { availableParallelism } from 'node:os'
 import { promisify } from 'node:util'
 
-const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>
+const scryptRaw = promisify(scryptCb) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>
+
+/**
+ * Hashes running at once, at most one per core. Each takes 32 MB (128·N·r) and ~70 ms of CPU: more at once only
+ * share the same cores while each holds its memory (10 logins together took the API from 250 to 380 MB RSS in
+ * bench:all), and they would fill libuv's 4 threads that file reads also need. Waiting here costs no throughput.
+ */
+export const MAX_HASHES_AT_ONCE = Math.max(1, Math.min(4, availableParallelism()))
+let hashing = 0
+const waiting: Array<() => void> = []
+/** How many hashes are running now (tests). */
+export const hashesRunning = () => hashing
+
+async function scrypt(pw: string, salt: Buffer, len: number, opts: object): Promise<Buffer> {
+  while (hashing >= MAX_HASHES_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve))
+  hashing++
+  try {
+    return await scryptRaw(pw, salt, len, opts)
+  } finally {
+    hashing--
+    waiting.shift()?.()
+  }
+}
 
 /** DECISIONS S1: scrypt (N=2^15, r=8, p=1), stored as `scrypt$N$r$p$salt$hash` (base64). */
 const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }

@@ -18,7 +18,7 @@ const enEmpresa = (column: unknown, empresaId: number | undefined): SQL | undefi
  * within the worker's own (DECISIONS D1, P1). Each is one statement on an index:
  *
  * - residents whose PIR has expired, or expires within 30 days (SPEC §4): each reachable resident's latest PIR
- *   date through documentos_usuario_pir_idx, plus 6 months, against today in Madrid (PostgreSQL's month
+ *   date (stored on the resident, `pir_fecha`), plus 6 months, against today in Madrid (PostgreSQL's month
  *   arithmetic clips to the month's end as the shared `pirStatus` does);
  * - today's calendar tasks (planing_tareas_empresa_fecha_idx);
  * - the caller's pending worker tasks and how many are overdue (tareas_trabajador_trabajador_idx);
@@ -34,13 +34,11 @@ export async function pendientes(deps: AppDeps, actor: Actor, query: PendientesQ
   const limite = addDays(hoy, 30)
 
   const residentes = where(scopeFor(actor, 'usuarios', 'list'), enEmpresa(usuarios.viviendaId, query.empresaId))
-  // The expiry is computed once per resident in a lateral subquery: written as a column of a subselect,
-  // PostgreSQL inlined it into each of the three conditions and probed the index three times per resident.
+  const caducidad = pirCaducidad(usuarios.pirFecha)
   const pir = deps.db.execute(sql`
-    select count(*) filter (where p.caducidad < ${hoy}::date) as caducados,
-           count(*) filter (where p.caducidad >= ${hoy}::date and p.caducidad <= ${limite}::date) as por_caducar
+    select count(*) filter (where ${caducidad} < ${hoy}::date) as caducados,
+           count(*) filter (where ${caducidad} >= ${hoy}::date and ${caducidad} <= ${limite}::date) as por_caducar
       from ${usuarios}
-     cross join lateral (select ${pirCaducidad(sql.raw('"usuarios"."id"'))} as caducidad offset 0) p
      where ${residentes ?? sql`true`}`) as unknown as Promise<{ rows: Array<{ caducados: string; por_caducar: string }> }>
 
   const [pirRows, planingHoy, tareasPendientes, tareasVencidas, presupuestosPendientes] = await Promise.all([

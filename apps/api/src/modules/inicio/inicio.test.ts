@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
 import {
@@ -101,5 +102,82 @@ describe('GET /api/inicio/pendientes: what needs the worker today', () => {
 
   it('requires a token', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/inicio/pendientes' })).statusCode).toBe(401)
+  })
+})
+
+describe('the stored latest PIR date follows the documents', () => {
+  it('a PIR created, redated, retitled and deleted through the API changes the badge, the filter and the counts at once', async () => {
+    const e = await makeEmpresa(t.db)
+    const casa = await makeVivienda(t.db, e.id)
+    const w = await t.worker('ADMIN', [e.id])
+    const u = await makeUsuario(t.db, casa.id)
+    const badge = async () =>
+      (await t.as(w, { method: 'GET', url: `/api/usuarios?empresaId=${e.id}` })).json()[0].pir as { estado: string }
+    const counts = async () => (await get(w, `?empresaId=${e.id}`)).json()
+    expect(await badge()).toMatchObject({ estado: 'sinpir' })
+
+    const created = await t.as(w, {
+      method: 'POST',
+      url: '/api/documentos-usuario',
+      payload: { titulo: ' pir ', archivoUrl: 'https://e.es/pir.pdf', fecha: '2026-05-01', usuarioId: u.id },
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    expect(await badge()).toMatchObject({ estado: 'caducado' })
+    expect(await counts()).toMatchObject({ pirCaducados: n(1), pirPorCaducar: n(0) })
+    const filtered = await t.as(w, { method: 'GET', url: `/api/usuarios?empresaId=${e.id}&pir=caducado` })
+    expect(filtered.json().map((r: { id: number }) => r.id)).toEqual([u.id])
+
+    const redated = await t.as(w, {
+      method: 'PATCH',
+      url: `/api/documentos-usuario/${created.json().id}`,
+      headers: { 'if-match': `"${created.json().updatedAt}"` },
+      payload: { fecha: '2026-06-10' },
+    })
+    expect(redated.statusCode, redated.body).toBe(200)
+    expect(await badge()).toMatchObject({ estado: 'aviso' })
+    expect(await counts()).toMatchObject({ pirCaducados: n(0), pirPorCaducar: n(1) })
+
+    const retitled = await t.as(w, {
+      method: 'PATCH',
+      url: `/api/documentos-usuario/${created.json().id}`,
+      headers: { 'if-match': `"${redated.json().updatedAt}"` },
+      payload: { titulo: 'Informe' },
+    })
+    expect(retitled.statusCode, retitled.body).toBe(200)
+    expect(await badge()).toMatchObject({ estado: 'sinpir' })
+
+    const again = await t.as(w, {
+      method: 'POST',
+      url: '/api/documentos-usuario',
+      payload: { titulo: 'PIR', archivoUrl: 'https://e.es/pir2.pdf', fecha: '2026-11-01', usuarioId: u.id },
+    })
+    expect(await badge()).toMatchObject({ estado: 'vigente' })
+    const removed = await t.as(w, { method: 'DELETE', url: `/api/documentos-usuario/${again.json().id}` })
+    expect(removed.statusCode).toBe(204)
+    expect(await badge()).toMatchObject({ estado: 'sinpir' })
+    expect(await counts()).toMatchObject({ pirCaducados: n(0), pirPorCaducar: n(0) })
+  })
+
+  it('two PIR documents of one resident written at once: the stored date is the later one', async () => {
+    const casa = await makeVivienda(t.db, empresaA.id)
+    const u = await makeUsuario(t.db, casa.id)
+    for (let round = 0; round < 5; round++) {
+      const fechas = ['2026-01-01', '2026-02-01', '2026-03-01', '2026-04-01'].map((f) => f.replace('2026', String(2030 + round)))
+      const written = await Promise.all(
+        fechas.map((fecha) =>
+          t.as(admin, {
+            method: 'POST',
+            url: '/api/documentos-usuario',
+            payload: { titulo: 'PIR', archivoUrl: 'https://e.es/p.pdf', fecha, usuarioId: u.id },
+          }),
+        ),
+      )
+      const { rows } = (await t.db.execute(sql`select pir_fecha from usuarios where id = ${u.id}`)) as unknown as {
+        rows: Array<{ pir_fecha: Date | string }>
+      }
+      expect(written.map((r) => r.statusCode)).toEqual([201, 201, 201, 201])
+      const madridDay = new Date(rows[0]?.pir_fecha as string).toLocaleDateString('sv-SE', { timeZone: 'Europe/Madrid' })
+      expect(madridDay).toBe(`${2030 + round}-04-01`)
+    }
   })
 })

@@ -6,26 +6,23 @@ import { createNotificaciones } from '../notificaciones/notificaciones.service'
 
 /**
  * DECISIONS D3, SPEC §4: the PIR tracker on the server. The rule itself (6 months, 30 days, Madrid days,
- * the latest counts) is the shared `pirStatus`; SQL only finds each resident's latest PIR date, through the
- * partial index documentos_usuario_pir_idx (usuario_id, fecha) WHERE upper(trim(titulo)) = 'PIR'.
+ * the latest counts) is the shared `pirStatus`; SQL only finds each resident's latest PIR date: stored on the
+ * resident (`usuarios.pir_fecha`, kept by a trigger), or through the partial index documentos_usuario_pir_idx
+ * (usuario_id, fecha) WHERE upper(trim(titulo)) = 'PIR'.
  */
-
-/** The latest PIR date of the resident whose id is `usuarioId` (a correlated subquery; null without PIR). */
-export function latestPirFecha(usuarioId: AnyColumn | SQL | SQL.Aliased): SQL<Date | null> {
-  return sql<Date | null>`(select max(d.fecha) from documentos_usuario d where d.usuario_id = ${usuarioId} and upper(trim(d.titulo)) = 'PIR')`
-}
 
 /**
  * The Madrid day the resident's PIR expires (its latest PIR date + 6 months), or null without PIR: the
  * shared `pirStatus` rule in SQL (PostgreSQL's month arithmetic clips to the month's end as it does).
+ * `pirFecha` is the resident's stored latest PIR date (`usuarios.pir_fecha`, kept by a trigger on its documents).
  */
-export function pirCaducidad(usuarioId: AnyColumn | SQL | SQL.Aliased): SQL<string | null> {
-  return sql<string | null>`(((${latestPirFecha(usuarioId)}) at time zone 'Europe/Madrid')::date + interval '6 months')::date`
+export function pirCaducidad(pirFecha: AnyColumn | SQL | SQL.Aliased): SQL<string | null> {
+  return sql<string | null>`((${pirFecha} at time zone 'Europe/Madrid')::date + interval '6 months')::date`
 }
 
 /** The resident's PIR is in `estado` today (`hoy`, a Madrid day): caducado, or aviso (0-30 days left). */
-export function pirEstadoEs(usuarioId: AnyColumn | SQL, estado: 'caducado' | 'aviso', hoy: string): SQL {
-  const caducidad = pirCaducidad(usuarioId)
+export function pirEstadoEs(pirFecha: AnyColumn | SQL, estado: 'caducado' | 'aviso', hoy: string): SQL {
+  const caducidad = pirCaducidad(pirFecha)
   return estado === 'caducado'
     ? sql`${caducidad} < ${hoy}::date`
     : sql`${caducidad} between ${hoy}::date and ${addDays(hoy, PIR_WARNING_DAYS)}::date`
@@ -90,11 +87,10 @@ export async function notifyPir(db: DbOrTx, clock: Clock, usuarioIds?: number[])
   for (;;) {
     const only = usuarioIds ? sql`and u.id in ${usuarioIds}` : sql``
     const { rows } = (await db.execute(sql`
-      select u.id, u.nombre, u.apellidos, v.empresa_id, p.fecha
+      select u.id, u.nombre, u.apellidos, v.empresa_id, u.pir_fecha as fecha
         from usuarios u
         join viviendas v on v.id = u.vivienda_id
-        cross join lateral (select ${latestPirFecha(sql`u.id`)} as fecha) p
-       where u.id > ${after} ${only} and p.fecha is not null and p.fecha < ${cutoff}
+       where u.id > ${after} ${only} and u.pir_fecha < ${cutoff}
        order by u.id
        limit ${BATCH}`)) as unknown as { rows: Candidate[] }
     if (!rows.length) break

@@ -25,7 +25,7 @@ import { likePattern, ordered } from '../../lib/paging'
 import { boundedTotal, lockRow, logChange, pageWindow, where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { authorize, resourceRules, scopeFor } from '../../lib/scope'
-import { latestPirFecha, pirBadge, pirEstadoEs, pirFrom, pirStatusOf } from '../pir/pir.service'
+import { pirBadge, pirEstadoEs, pirFrom, pirStatusOf } from '../pir/pir.service'
 import { discardFiles } from '../uploads/uploads.service'
 import { findVivienda } from '../viviendas/viviendas.service'
 
@@ -66,6 +66,7 @@ const listColumns = {
   ordenNombre: usuarios.ordenNombre,
   ordenApellidos: usuarios.ordenApellidos,
   viviendaOrden: usuarios.viviendaOrden,
+  pirFecha: usuarios.pirFecha,
 }
 
 type SortSource = {
@@ -104,8 +105,8 @@ function sortKeys(sort: UsuarioListQuery['sort'], u: SortSource): SQL[] {
  * Residents the actor sees, searched by nombre, apellidos or NIF, sorted and paged (SPEC §2.6, DECISIONS A4).
  * One query for the page and one bounded count (D13). The search reads the stored `busqueda` column that
  * usuarios_busqueda_trgm_idx indexes; homes are joined afterwards, for the rows of the page only.
- * Each row carries its PIR badge (SPEC §4): the latest PIR date is read for the page's rows only (one
- * index probe each on documentos_usuario_pir_idx), and the shared rule turns it into the state.
+ * Each row carries its PIR badge (SPEC §4): the resident's stored latest PIR date (`pir_fecha`, kept by a
+ * trigger on its documents), which the shared rule turns into the state.
  */
 export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioListQuery): Promise<ListPage<UsuarioListItem>> {
   const condition = where(
@@ -117,7 +118,7 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
     query.nif ? eq(usuarios.nif, normalizeNif(query.nif)) : undefined,
     query.q ? sql`${usuarios.busqueda} like ${likePattern(query.q)}` : undefined,
     // The start page's links: residents whose PIR has expired or expires within 30 days (SPEC §4).
-    query.pir ? pirEstadoEs(usuarios.id, query.pir, madridDay(deps.clock.now())) : undefined,
+    query.pir ? pirEstadoEs(usuarios.pirFecha, query.pir, madridDay(deps.clock.now())) : undefined,
   )
   const { limit, offset } = pageWindow(query)
 
@@ -142,7 +143,7 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
           fotoUrl: page.fotoUrl,
         },
         vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
-        pirFecha: latestPirFecha(page.id),
+        pirFecha: page.pirFecha,
       })
       .from(page)
       .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
