@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isPirTitle, pirLabel, pirStatus } from './pir'
+import { isPirTitle, pirDatedFrom, pirLabel, pirStatus } from './pir'
 
 // Noon in Madrid on 2026-11-21.
 const today = new Date('2026-11-21T11:00:00Z')
@@ -39,5 +39,27 @@ describe('PIR status (SPEC §4, DECISIONS D3)', () => {
   it('recognises the PIR title trimmed and in any case', () => {
     expect(isPirTitle(' pir ')).toBe(true)
     expect(isPirTitle('PIR 2026')).toBe(false)
+  })
+})
+
+describe('pirDatedFrom: the bound SQL compares stored PIR dates with', () => {
+  it('for every day of 2027-2028: a PIR has expired on that day exactly when it is dated before the bound', () => {
+    const day = (t: number) => new Date(t).toISOString().slice(0, 10)
+    for (let t = Date.UTC(2027, 0, 1); t < Date.UTC(2029, 0, 1); t += 86_400_000) {
+      const hoy = day(t)
+      const bound = pirDatedFrom(hoy)
+      const now = new Date(`${hoy}T10:00:00Z`)
+      // Every PIR date from 200 to 150 days before: expired by the rule ⇔ before the bound.
+      for (let back = 150; back <= 200; back++) {
+        const fecha = day(t - back * 86_400_000)
+        expect(pirStatus([`${fecha}T10:00:00Z`], now).estado === 'caducado', `${hoy} ${fecha}`).toBe(fecha < bound)
+      }
+    }
+  })
+
+  it('clips at month ends: on 31 March the bound is 1 October, not 30 September', () => {
+    expect(pirDatedFrom('2027-03-31')).toBe('2026-10-01')
+    expect(pirDatedFrom('2027-03-01')).toBe('2026-09-01')
+    expect(pirDatedFrom('2028-02-29')).toBe('2027-08-29')
   })
 })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { madridDay } from './dates'
+import { addDays, madridDay } from './dates'
 
 /** SPEC §4 / §9: a PIR is valid 6 months from its date; warning window 30 days. */
 export const PIR_VALID_MONTHS = 6
@@ -45,6 +45,19 @@ export function pirStatus(fechas: ReadonlyArray<string | Date>, now: Date = new 
   const diasRestantes = daysBetween(madridDay(now), caducidad)
   const estado: PirEstado = diasRestantes < 0 ? 'caducado' : diasRestantes <= PIR_WARNING_DAYS ? 'aviso' : 'vigente'
   return { estado, diasRestantes, caducidad }
+}
+
+/**
+ * The first day (YYYY-MM-DD) whose PIR expires on `day` or later: a PIR dated before it has expired by `day`.
+ * Found with the rule itself, because month ends clip (a PIR of 30 September and one of 31 August both expire
+ * at the end of February or March), so it is not simply `day` minus 6 months. Lets SQL compare a stored date
+ * with a bound computed once instead of applying the rule to every row.
+ */
+export function pirDatedFrom(day: string): string {
+  let d = addMonths(day, -PIR_VALID_MONTHS)
+  while (addMonths(d, PIR_VALID_MONTHS) < day) d = addDays(d, 1)
+  while (addMonths(addDays(d, -1), PIR_VALID_MONTHS) >= day) d = addDays(d, -1)
+  return d
 }
 
 /** SPEC §2.14 card label. */

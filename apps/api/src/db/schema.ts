@@ -109,6 +109,8 @@ export const usuarios = pgTable(
   (t) => [
     uniqueIndex('usuarios_nif_unique').on(t.nif),
     index('usuarios_vivienda_idx').on(t.viviendaId),
+    /** The start page's PIR counts: a company's residents and their latest PIR date, from the index alone. */
+    index('usuarios_vivienda_pir_idx').on(t.viviendaId, t.pirFecha),
     index('usuarios_orden_apellidos_idx').on(t.ordenApellidos, t.ordenNombre, t.id),
     index('usuarios_orden_nombre_idx').on(t.ordenNombre, t.ordenApellidos, t.id),
     index('usuarios_orden_grado_idx').on(t.gradoDependencia, t.ordenApellidos, t.ordenNombre, t.id),

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { boundedTotal, where } from '../../lib/records'
 import { scopeFor } from '../../lib/scope'
-import { pirCaducidad } from '../pir/pir.service'
+import { pirEstadoEs } from '../pir/pir.service'
 
 const cuenta = ({ total, exact }: { total: number; exact: boolean }): Cuenta => ({ total, exacto: exact })
 
@@ -18,8 +18,8 @@ const enEmpresa = (column: unknown, empresaId: number | undefined): SQL | undefi
  * within the worker's own (DECISIONS D1, P1). Each is one statement on an index:
  *
  * - residents whose PIR has expired, or expires within 30 days (SPEC §4): each reachable resident's latest PIR
- *   date (stored on the resident, `pir_fecha`), plus 6 months, against today in Madrid (PostgreSQL's month
- *   arithmetic clips to the month's end as the shared `pirStatus` does);
+ *   date (stored on the resident, `pir_fecha`, read with the resident through usuarios_vivienda_pir_idx)
+ *   against bounds the shared rule computes once (`pirEstadoEs`);
  * - today's calendar tasks (planing_tareas_empresa_fecha_idx);
  * - the caller's pending worker tasks and how many are overdue (tareas_trabajador_trabajador_idx);
  * - budgets awaiting a decision (presupuestos_vivienda_estado_idx).
@@ -31,13 +31,11 @@ export async function pendientes(deps: AppDeps, actor: Actor, query: PendientesQ
   const hoy = madridDay(now)
   const desde = madridStartOfDay(hoy)
   const hasta = madridStartOfDay(addDays(hoy, 1))
-  const limite = addDays(hoy, 30)
 
   const residentes = where(scopeFor(actor, 'usuarios', 'list'), enEmpresa(usuarios.viviendaId, query.empresaId))
-  const caducidad = pirCaducidad(usuarios.pirFecha)
   const pir = deps.db.execute(sql`
-    select count(*) filter (where ${caducidad} < ${hoy}::date) as caducados,
-           count(*) filter (where ${caducidad} >= ${hoy}::date and ${caducidad} <= ${limite}::date) as por_caducar
+    select count(*) filter (where ${pirEstadoEs(usuarios.pirFecha, 'caducado', hoy)}) as caducados,
+           count(*) filter (where ${pirEstadoEs(usuarios.pirFecha, 'aviso', hoy)}) as por_caducar
       from ${usuarios}
      where ${residentes ?? sql`true`}`) as unknown as Promise<{ rows: Array<{ caducados: string; por_caducar: string }> }>
 

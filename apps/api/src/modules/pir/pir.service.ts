@@ -1,4 +1,13 @@
-import { addDays, PIR_WARNING_DAYS, type PirBadge, type PirStatus, pirNotification, pirStatus } from '@vb/shared'
+import {
+  addDays,
+  madridStartOfDay,
+  PIR_WARNING_DAYS,
+  type PirBadge,
+  type PirStatus,
+  pirDatedFrom,
+  pirNotification,
+  pirStatus,
+} from '@vb/shared'
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
 import type { Clock } from '../../lib/clock'
@@ -12,20 +21,15 @@ import { createNotificaciones } from '../notificaciones/notificaciones.service'
  */
 
 /**
- * The Madrid day the resident's PIR expires (its latest PIR date + 6 months), or null without PIR: the
- * shared `pirStatus` rule in SQL (PostgreSQL's month arithmetic clips to the month's end as it does).
- * `pirFecha` is the resident's stored latest PIR date (`usuarios.pir_fecha`, kept by a trigger on its documents).
+ * The resident's PIR is in `estado` today (`hoy`, a Madrid day): caducado, or aviso (0-30 days left). A range
+ * of its stored latest PIR date (`usuarios.pir_fecha`, kept by a trigger on its documents), with bounds the
+ * shared rule computes once (`pirDatedFrom`), so no row is converted and an index can answer.
  */
-export function pirCaducidad(pirFecha: AnyColumn | SQL | SQL.Aliased): SQL<string | null> {
-  return sql<string | null>`((${pirFecha} at time zone 'Europe/Madrid')::date + interval '6 months')::date`
-}
-
-/** The resident's PIR is in `estado` today (`hoy`, a Madrid day): caducado, or aviso (0-30 days left). */
 export function pirEstadoEs(pirFecha: AnyColumn | SQL, estado: 'caducado' | 'aviso', hoy: string): SQL {
-  const caducidad = pirCaducidad(pirFecha)
-  return estado === 'caducado'
-    ? sql`${caducidad} < ${hoy}::date`
-    : sql`${caducidad} between ${hoy}::date and ${addDays(hoy, PIR_WARNING_DAYS)}::date`
+  const vigenteDesde = madridStartOfDay(pirDatedFrom(hoy)).toISOString()
+  if (estado === 'caducado') return sql`${pirFecha} < ${vigenteDesde}`
+  const masAllaDesde = madridStartOfDay(pirDatedFrom(addDays(hoy, PIR_WARNING_DAYS + 1))).toISOString()
+  return sql`(${pirFecha} >= ${vigenteDesde} and ${pirFecha} < ${masAllaDesde})`
 }
 
 /** A row's latest PIR date (as the driver gives it) → its status today. */

@@ -1,0 +1,1 @@
+CREATE INDEX "usuarios_vivienda_pir_idx" ON "usuarios" USING btree ("vivienda_id","pir_fecha");
