@@ -276,10 +276,12 @@ describe('db:backup and db:restore', () => {
     await expect(restoreDatabase(target, bogus)).rejects.toThrow(/no es una copia/)
 
     const whole = dumpText(file)
-    const cut = writeDump('cortada.vbdump', whole.slice(0, Math.floor(whole.length * 0.6)))
-    await expect(restoreDatabase(target, cut, { uploadsDir: newUploadsDir() })).rejects.toThrow(/incompleta/)
-    // Not even the schema: an empty database stays empty.
-    expect(await fingerprint(target)).toEqual(empty)
+    // Cut anywhere, at a line's end or in its middle: always 'incompleta', and not even the schema is created.
+    for (const share of [0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.999]) {
+      const cut = writeDump('cortada.vbdump', whole.slice(0, Math.floor(whole.length * share)))
+      await expect(restoreDatabase(target, cut, { uploadsDir: newUploadsDir() }), `cut at ${share}`).rejects.toThrow(/incompleta/)
+      expect(await fingerprint(target)).toEqual(empty)
+    }
 
     const [magic, header, ...rest] = whole.split('\n')
     const newer = JSON.parse(header as string)

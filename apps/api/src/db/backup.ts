@@ -428,10 +428,11 @@ class DumpLines {
         )
       }
       if (step.done) {
-        if (!this.pending.length) return undefined
-        const last = Buffer.concat(this.pending)
-        this.pending = []
-        return last
+        // Every line of a copy ends in a newline, the END line too: a last line without one was cut off.
+        if (this.pending.length) {
+          throw new BackupError(`La copia está incompleta: se corta ${describePosition(this.position)}, a mitad de una línea.`)
+        }
+        return undefined
       }
       this.chunk = step.value
     }
