@@ -127,22 +127,20 @@ describe('the stored latest PIR date follows the documents', () => {
     const filtered = await t.as(w, { method: 'GET', url: `/api/usuarios?empresaId=${e.id}&pir=caducado` })
     expect(filtered.json().map((r: { id: number }) => r.id)).toEqual([u.id])
 
-    const redated = await t.as(w, {
-      method: 'PATCH',
-      url: `/api/documentos-usuario/${created.json().id}`,
-      headers: { 'if-match': `"${created.json().updatedAt}"` },
-      payload: { fecha: '2026-06-10' },
-    })
+    // An edit of the document as the screen sends it: with the version it read.
+    const edit = (read: { json(): { id: number; updatedAt: string } }, payload: Record<string, string>) =>
+      t.as(w, {
+        method: 'PATCH',
+        url: `/api/documentos-usuario/${read.json().id}`,
+        headers: { 'if-match': `"${read.json().updatedAt}"` },
+        payload,
+      })
+    const redated = await edit(created, { fecha: '2026-06-10' })
     expect(redated.statusCode, redated.body).toBe(200)
     expect(await badge()).toMatchObject({ estado: 'aviso' })
     expect(await counts()).toMatchObject({ pirCaducados: n(0), pirPorCaducar: n(1) })
 
-    const retitled = await t.as(w, {
-      method: 'PATCH',
-      url: `/api/documentos-usuario/${created.json().id}`,
-      headers: { 'if-match': `"${redated.json().updatedAt}"` },
-      payload: { titulo: 'Informe' },
-    })
+    const retitled = await edit(redated, { titulo: 'Informe' })
     expect(retitled.statusCode, retitled.body).toBe(200)
     expect(await badge()).toMatchObject({ estado: 'sinpir' })
 
