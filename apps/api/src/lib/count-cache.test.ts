@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import type { DbOrTx } from '../db/client'
 import type { TestWorker } from '../test/build-test-app'
 import { makeNif, makeUsuario } from '../test/factories'
 import { testScenario } from '../test/scenario'
-import { setCountCacheTtl } from './count-cache'
+import { countSlot, invalidateCounts, setCountCacheTtl } from './count-cache'
 
 /** A searched list's bounded total is counted once per few seconds, and never outlives a write. */
 
@@ -62,5 +63,32 @@ describe('the count cache of searched lists', () => {
     await makeUsuario(t.db, viviendaId, { nombre: 'Zorro', apellidos: 'Cuarto' })
     await new Promise((r) => setTimeout(r, 80))
     expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: before.total + 1, rows: before.rows + 1 })
+  })
+
+  it('keeps the total a new search counted in the same statement as its page, for its next pages', async () => {
+    setCountCacheTtl(60_000)
+    await makeUsuario(t.db, viviendaId, { nombre: 'Lince', apellidos: 'Uno' })
+    await makeUsuario(t.db, viviendaId, { nombre: 'Lince', apellidos: 'Dos' })
+    expect(await total(admin, '/api/usuarios?q=lince&page=1&pageSize=1')).toEqual({ total: 2, rows: 1 })
+    // Written straight in SQL: page 2 takes the kept total, and fresh rows.
+    await makeUsuario(t.db, viviendaId, { nombre: 'Lince', apellidos: 'Tres' })
+    expect(await total(admin, '/api/usuarios?q=lince&page=2&pageSize=1')).toEqual({ total: 2, rows: 1 })
+    expect(await total(admin, '/api/usuarios?q=lince&page=1&pageSize=5')).toEqual({ total: 2, rows: 3 })
+  })
+
+  it('countSlot: a total is kept for its key, unless a write committed after the slot was taken', () => {
+    const db = {} as DbOrTx
+    const first = countSlot(db, 'a')
+    expect(first.cached).toBeUndefined()
+    first.keep({ total: 3, exact: true })
+    expect(countSlot(db, 'a').cached).toEqual({ total: 3, exact: true })
+    expect(countSlot(db, 'b').cached).toBeUndefined()
+
+    // Counted while a write went through: never kept, and the write dropped what was there.
+    const raced = countSlot(db, 'b')
+    invalidateCounts(db)
+    raced.keep({ total: 1, exact: true })
+    expect(countSlot(db, 'b').cached).toBeUndefined()
+    expect(countSlot(db, 'a').cached).toBeUndefined()
   })
 })

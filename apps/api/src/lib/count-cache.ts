@@ -14,8 +14,10 @@ import type { DbOrTx } from '../db/client'
 export const COUNT_CACHE_MS = 5_000
 const MAX_ENTRIES = 1_000
 
+type Total = { total: number; exact: boolean }
+
 interface Entry {
-  value: { total: number; exact: boolean }
+  value: Total
   at: number
   generation: number
 }
@@ -37,23 +39,35 @@ function cacheOf(db: DbOrTx): Cache {
   return cache
 }
 
-/** The cached total for `key`, or the one `count` gives (kept if no write happened meanwhile). */
-export async function cachedCount(
-  db: DbOrTx,
-  key: string,
-  count: () => Promise<{ total: number; exact: boolean }>,
-): Promise<{ total: number; exact: boolean }> {
+/**
+ * One key's place in the cache: `cached` is its total if one is fresh, and `keep` stores a total counted
+ * from now on, unless a write happened since this slot was taken (a count that raced a write is never kept).
+ * For a caller that counts as part of a larger statement (the residents' search: one scan gives the page and
+ * the total) instead of through cachedCount.
+ */
+export function countSlot(db: DbOrTx, key: string): { cached: Total | undefined; keep(value: Total): void } {
   const cache = cacheOf(db)
   const now = performance.now()
   const hit = cache.entries.get(key)
-  if (hit && hit.generation === cache.generation && now - hit.at < ttlMs) return hit.value
+  const cached = hit && hit.generation === cache.generation && now - hit.at < ttlMs ? hit.value : undefined
   const generation = cache.generation
-  const value = await count()
-  if (generation === cache.generation && ttlMs > 0) {
-    cache.entries.delete(key)
-    cache.entries.set(key, { value, at: now, generation })
-    if (cache.entries.size > MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value as string)
+  return {
+    cached,
+    keep(value) {
+      if (generation !== cache.generation || ttlMs <= 0) return
+      cache.entries.delete(key)
+      cache.entries.set(key, { value, at: now, generation })
+      if (cache.entries.size > MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value as string)
+    },
   }
+}
+
+/** The cached total for `key`, or the one `count` gives (kept if no write happened meanwhile). */
+export async function cachedCount(db: DbOrTx, key: string, count: () => Promise<Total>): Promise<Total> {
+  const slot = countSlot(db, key)
+  if (slot.cached) return slot.cached
+  const value = await count()
+  slot.keep(value)
   return value
 }
 

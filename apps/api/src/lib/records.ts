@@ -34,22 +34,40 @@ export async function boundedTotal(
   condition: SQL | undefined,
   options: { cache?: boolean } = {},
 ): Promise<{ total: number; exact: boolean }> {
+  const statement = cappedCount(db, from, condition)
+  const run = async () => {
+    const [row] = await statement
+    return cappedTotal(Number(row?.n ?? 0))
+  }
+  if (!options.cache) return run()
+  return cachedCount(db, countKey(statement), run)
+}
+
+function cappedCount(db: DbOrTx, from: PgTable, condition: SQL | undefined) {
   const capped = db
     .select({ one: sql`1` })
     .from(from)
     .where(condition)
     .limit(MAX_EXACT_TOTAL + 1)
     .as('capped')
-  const statement = db.select({ n: count() }).from(capped)
-  const run = async () => {
-    const [row] = await statement
-    const n = Number(row?.n ?? 0)
-    return n > MAX_EXACT_TOTAL ? { total: MAX_EXACT_TOTAL, exact: false } : { total: n, exact: true }
-  }
-  if (!options.cache) return run()
-  const { sql: text, params } = statement.toSQL()
-  return cachedCount(db, `${text}\u0000${JSON.stringify(params)}`, run)
+  return db.select({ n: count() }).from(capped)
 }
+
+const countKey = (statement: { toSQL(): { sql: string; params: unknown[] } }) => {
+  const { sql: text, params } = statement.toSQL()
+  return `${text}\u0000${JSON.stringify(params)}`
+}
+
+/** A count of at most MAX_EXACT_TOTAL + 1 rows as the list's total (D13). */
+export const cappedTotal = (n: number) =>
+  n > MAX_EXACT_TOTAL ? { total: MAX_EXACT_TOTAL, exact: false } : { total: n, exact: true }
+
+/**
+ * The count cache's key of boundedTotal(db, from, condition, { cache: true }): a caller that counts the same
+ * rows another way (in one statement with its page) reads and fills the same entry (countSlot).
+ */
+export const boundedTotalKey = (db: DbOrTx, from: PgTable, condition: SQL | undefined) =>
+  countKey(cappedCount(db, from, condition))
 
 /**
  * One page and its bounded total, fetched together. `cache`: the list is searched, so its total may come

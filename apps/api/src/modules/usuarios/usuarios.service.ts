@@ -21,8 +21,9 @@ import type { DbOrTx, Tx } from '../../db/client'
 import { uploads, usuarios, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import { type Actor, reachesEmpresa } from '../../lib/actor'
+import { countSlot } from '../../lib/count-cache'
 import { likePattern, ordered } from '../../lib/paging'
-import { boundedTotal, lockRow, logChange, pageWindow, where } from '../../lib/records'
+import { boundedTotal, boundedTotalKey, cappedTotal, lockRow, logChange, pageWindow, where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { authorize, resourceRules, scopeFor } from '../../lib/scope'
 import { pirBadge, pirEstadoEs, pirFrom, pirStatusOf } from '../pir/pir.service'
@@ -103,8 +104,9 @@ function sortKeys(sort: UsuarioListQuery['sort'], u: SortSource): SQL[] {
 
 /**
  * Residents the actor sees, searched by nombre, apellidos or NIF, sorted and paged (SPEC §2.6, DECISIONS A4).
- * One query for the page and one bounded count (D13). The search reads the stored `busqueda` column that
- * usuarios_busqueda_trgm_idx indexes; homes are joined afterwards, for the rows of the page only.
+ * One query for the page and one bounded count (D13); a new search that finds few residents gets both from one
+ * statement (searchedPage), and its total is kept in the count cache. The search reads the stored `busqueda`
+ * column that usuarios_busqueda_trgm_idx indexes; homes are joined afterwards, for the rows of the page only.
  * Each row carries its PIR badge (SPEC §4): the resident's stored latest PIR date (`pir_fecha`, kept by a
  * trigger on its documents), which the shared rule turns into the state.
  */
@@ -121,42 +123,131 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
     query.pir ? pirEstadoEs(usuarios.pirFecha, query.pir, madridDay(deps.clock.now())) : undefined,
   )
   const { limit, offset } = pageWindow(query)
+  const sort = (source: SortSource) => sortKeys(query.sort, source).map((k) => ordered(k, query.order))
+  const now = deps.clock.now()
+  const toItem = (r: PageRow) => ({ ...toUsuario(r.usuario, r.vivienda), pir: pirBadge(pirFrom(r.pirFecha, now)) })
 
-  const page = deps.db
+  // A searched total may come from the short count cache (lib/count-cache.ts); the rows are always fresh.
+  const slot = query.q ? countSlot(deps.db, boundedTotalKey(deps.db, usuarios, condition)) : undefined
+  if (slot && !slot.cached) {
+    // A new search that finds few residents (a name): its page and total come from one scan (searchedPage).
+    const found = await searchedPage(deps.db, condition, sort, limit, offset)
+    if (found) {
+      const counted = cappedTotal(found.n)
+      slot.keep(counted)
+      return { items: found.rows.map(toItem), ...counted }
+    }
+  }
+
+  const [rows, { total, exact }] = await Promise.all([
+    withHomes(deps.db, pageOf(deps.db, condition, sort, limit, offset), sort),
+    slot?.cached ??
+      boundedTotal(deps.db, usuarios, condition).then((counted) => {
+        slot?.keep(counted)
+        return counted
+      }),
+  ])
+  return { items: rows.map(toItem), total, exact }
+}
+
+/** One page of the list's rows (listColumns), as a subquery. */
+function pageOf(db: DbOrTx, condition: SQL | undefined, sort: (source: SortSource) => SQL[], limit: number, offset: number) {
+  return db
     .select(listColumns)
     .from(usuarios)
     .where(condition)
-    .orderBy(...sortKeys(query.sort, usuarios).map((k) => ordered(k, query.order)))
+    .orderBy(...sort(usuarios))
     .limit(limit)
     .offset(offset)
     .as('u')
+}
 
-  const [rows, { total, exact }] = await Promise.all([
-    deps.db
-      .select({
-        usuario: {
-          id: page.id,
-          nombre: page.nombre,
-          apellidos: page.apellidos,
-          nif: page.nif,
-          gradoDependencia: page.gradoDependencia,
-          fotoUrl: page.fotoUrl,
-        },
-        vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
-        pirFecha: page.pirFecha,
-      })
-      .from(page)
-      .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
-      .orderBy(...sortKeys(query.sort, page).map((k) => ordered(k, query.order))),
-    // A searched total may come from the short count cache (lib/count-cache.ts); the rows are always fresh.
-    boundedTotal(deps.db, usuarios, condition, { cache: Boolean(query.q) }),
-  ])
-  const now = deps.clock.now()
-  return {
-    items: rows.map((r) => ({ ...toUsuario(r.usuario, r.vivienda), pir: pirBadge(pirFrom(r.pirFecha, now)) })),
-    total,
-    exact,
-  }
+type PageRow = Awaited<ReturnType<typeof withHomes>>[number]
+
+/** The rows of a page with each one's home (joined for the page only), in the list's order. */
+function withHomes(db: DbOrTx, page: ReturnType<typeof pageOf>, sort: (source: SortSource) => SQL[]) {
+  return db
+    .select({
+      usuario: {
+        id: page.id,
+        nombre: page.nombre,
+        apellidos: page.apellidos,
+        nif: page.nif,
+        gradoDependencia: page.gradoDependencia,
+        fotoUrl: page.fotoUrl,
+      },
+      vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
+      pirFecha: page.pirFecha,
+    })
+    .from(page)
+    .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
+    .orderBy(...sort(page))
+}
+
+/**
+ * Up to this many matches, a new search reads its page and its total from one scan (searchedPage); a search
+ * that finds more (a few letters, a common surname) runs the page and the bounded count as two statements.
+ */
+let oneScanMatches = 200
+
+/** Tests: how many matches a search may find and still be read in one scan (0: only a search that finds none). */
+export function setOneScanMatches(n: number): void {
+  oneScanMatches = n
+}
+
+/**
+ * A new search's page and total from one trigram search (docs/performance.md): `m` holds the first
+ * `oneScanMatches` + 1 matches (read once: PostgreSQL materialises a CTE used twice) and `t` counts them. When
+ * `m` holds them all, the page is sorted from it and its count is the exact total; otherwise the answer is
+ * undefined, and the caller reads the page and counts as an unsearched list does. The lateral join keeps
+ * `t`'s row when the page is empty (a page past the last).
+ */
+async function searchedPage(
+  db: DbOrTx,
+  condition: SQL | undefined,
+  sort: (source: SortSource) => SQL[],
+  limit: number,
+  offset: number,
+): Promise<{ rows: PageRow[]; n: number } | undefined> {
+  const m = db.$with('m').as(
+    db
+      .select(listColumns)
+      .from(usuarios)
+      .where(condition)
+      .limit(oneScanMatches + 1),
+  )
+  const t = db.$with('t').as(db.select({ n: sql<number>`count(*)::int`.as('n') }).from(m))
+  const page = db
+    .select()
+    .from(m)
+    // Written out in full: a bare "n" inside the subquery could name a column of `m`.
+    .where(sql`${t}.${sql.identifier('n')} <= ${oneScanMatches}`)
+    .orderBy(...sort(m))
+    .limit(limit)
+    .offset(offset)
+    .as('u')
+  const rows = await db
+    .with(m, t)
+    .select({
+      n: t.n,
+      usuario: {
+        id: page.id,
+        nombre: page.nombre,
+        apellidos: page.apellidos,
+        nif: page.nif,
+        gradoDependencia: page.gradoDependencia,
+        fotoUrl: page.fotoUrl,
+      },
+      vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
+      pirFecha: page.pirFecha,
+    })
+    .from(t)
+    .leftJoinLateral(page, sql`true`)
+    .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
+    .orderBy(...sort(page))
+  const n = Number(rows[0]?.n ?? 0)
+  if (n > oneScanMatches) return undefined
+  return { rows: rows.filter((r) => r.usuario !== null) as PageRow[], n }
 }
 
 /**
