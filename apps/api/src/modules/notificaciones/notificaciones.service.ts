@@ -1,20 +1,21 @@
 import {
   AppError,
   type ListPage,
+  MAX_EXACT_TOTAL,
   type Notificacion,
   type NotificacionListQuery,
   type notificacionCreateSchema,
   notificacionMessages,
   notificacionTipos,
 } from '@vb/shared'
-import { and, asc, count, desc, eq, isNull, or } from 'drizzle-orm'
+import { and, asc, count, desc, eq, isNull, or, sql } from 'drizzle-orm'
 import type { z } from 'zod'
-import type { DbOrTx } from '../../db/client'
+import type { Db, DbOrTx } from '../../db/client'
 import { notificaciones, trabajadores } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { announceNotificaciones } from '../../lib/notification-hub'
-import { listPage, logChange, pageWindow, where } from '../../lib/records'
+import { cappedTotal, logChange, pageWindow, where } from '../../lib/records'
 import { trabajadorIn } from '../../lib/scope'
 
 type Row = typeof notificaciones.$inferSelect
@@ -96,6 +97,38 @@ export async function dismissNotificacion(deps: AppDeps, actor: Actor, id: numbe
 
 const mine = (actor: Actor) => and(eq(notificaciones.trabajadorId, actor.id), isNull(notificaciones.descartadaEn))
 
+function buildListQueries(db: Db) {
+  const condition = and(eq(notificaciones.trabajadorId, sql.placeholder('trabajadorId')), isNull(notificaciones.descartadaEn))
+  const page = (order: 'asc' | 'desc') =>
+    db
+      .select()
+      .from(notificaciones)
+      .where(condition)
+      .orderBy(
+        ...(order === 'asc'
+          ? [asc(notificaciones.fechaNotificacion), asc(notificaciones.id)]
+          : [desc(notificaciones.fechaNotificacion), desc(notificaciones.id)]),
+      )
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(`notificaciones_${order}`)
+  // boundedTotal's statement (lib/records.ts), prepared.
+  const capped = db
+    .select({ one: sql`1` })
+    .from(notificaciones)
+    .where(condition)
+    .limit(MAX_EXACT_TOTAL + 1)
+    .as('capped')
+  return { asc: page('asc'), desc: page('desc'), total: db.select({ n: count() }).from(capped).prepare('notificaciones_total') }
+}
+
+/**
+ * Every open screen polls this list: its statements are built once per database handle and sent as named
+ * prepared statements, so neither Drizzle nor PostgreSQL builds or plans them again on each call (as the
+ * token's lookup in plugins/auth.ts).
+ */
+const listQueries = new WeakMap<Db, ReturnType<typeof buildListQueries>>()
+
 /**
  * GET /notificaciones (SPEC §7; DECISIONS A4, D13): the caller's own notifications not yet dismissed, newest
  * first, server-paged with a bounded total (notificaciones_trabajador_idx: worker, date).
@@ -105,24 +138,17 @@ export async function listNotificaciones(
   actor: Actor,
   query: NotificacionListQuery,
 ): Promise<ListPage<Notificacion>> {
-  const condition = mine(actor)
+  let queries = listQueries.get(deps.db)
+  if (!queries) {
+    queries = buildListQueries(deps.db)
+    listQueries.set(deps.db, queries)
+  }
   const { limit, offset } = pageWindow(query)
-  const rows = deps.db
-    .select()
-    .from(notificaciones)
-    .where(condition)
-    .orderBy(
-      ...(query.order === 'asc'
-        ? [asc(notificaciones.fechaNotificacion), asc(notificaciones.id)]
-        : [desc(notificaciones.fechaNotificacion), desc(notificaciones.id)]),
-    )
-    .limit(limit)
-    .offset(offset)
-  return listPage(
-    deps.db,
-    rows.then((r) => r.map(toNotificacion)),
-    { from: notificaciones, where: condition },
-  )
+  const [rows, [totalRow]] = await Promise.all([
+    queries[query.order === 'asc' ? 'asc' : 'desc'].execute({ trabajadorId: actor.id, limit, offset }),
+    queries.total.execute({ trabajadorId: actor.id }),
+  ])
+  return { items: rows.map(toNotificacion), ...cappedTotal(Number(totalRow?.n ?? 0)) }
 }
 
 /**

@@ -1,5 +1,5 @@
-import { notificacionMessages } from '@vb/shared'
-import { desc, eq } from 'drizzle-orm'
+import { MAX_EXACT_TOTAL, notificacionMessages } from '@vb/shared'
+import { desc, eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { empresas, logs, notificaciones } from '../../db/schema'
 import { testApp } from '../../test/scenario'
@@ -81,6 +81,32 @@ describe('GET /api/notificaciones: the caller’s own, server-paged (SPEC §7, D
     expect(second.json().map((n: { titulo: string }) => n.titulo)).toEqual(['Uno'])
     expect((await t.as(w, { method: 'GET', url: '/api/notificaciones?pageSize=500' })).statusCode).toBe(400)
     expect((await t.app.inject({ method: 'GET', url: '/api/notificaciones' })).statusCode).toBe(401)
+
+    // Its statements are prepared once and reused on every connection (PostgreSQL plans them generically after
+    // five calls): each call still gets its own worker, order and page.
+    const titles = (res: { json(): unknown }) => (res.json() as Array<{ titulo: string }>).map((n) => n.titulo)
+    for (let i = 0; i < 8; i++) {
+      const asc = await t.as(w, { method: 'GET', url: `/api/notificaciones?order=asc&pageSize=2&page=${(i % 2) + 1}` })
+      expect(asc.headers['x-total-count']).toBe('3')
+      expect(titles(asc)).toEqual(i % 2 ? ['Tres'] : ['Uno', 'Dos'])
+      const others = await t.as(other, { method: 'GET', url: '/api/notificaciones' })
+      expect(others.headers['x-total-count']).toBe('1')
+      expect(titles(others)).toEqual(['Ajena'])
+    }
+  })
+
+  it(`stops counting at ${MAX_EXACT_TOTAL} (D13)`, async () => {
+    const w = await t.worker('EMPLEADO', [])
+    await t.db.execute(sql`insert into notificaciones (titulo, descripcion, trabajador_id, fecha_notificacion)
+      select 'Aviso ' || i, 'x', ${w.id}, timestamptz '2026-01-01T00:00:00Z' + i * interval '1 minute'
+      from generate_series(1, ${MAX_EXACT_TOTAL + 2}) i`)
+    const res = await t.as(w, { method: 'GET', url: '/api/notificaciones?pageSize=2' })
+    expect(res.headers['x-total-count']).toBe(String(MAX_EXACT_TOTAL))
+    expect(res.headers['x-total-count-exact']).toBe('false')
+    expect(res.json().map((n: { titulo: string }) => n.titulo)).toEqual([
+      `Aviso ${MAX_EXACT_TOTAL + 2}`,
+      `Aviso ${MAX_EXACT_TOTAL + 1}`,
+    ])
   })
 })
 
