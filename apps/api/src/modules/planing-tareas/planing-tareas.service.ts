@@ -179,11 +179,32 @@ export const planingTareasResource = defineResource({
   },
 })
 
+/** A calendar row as the driver gives it (timestamps as text, as Drizzle's driver set-up leaves them). */
+interface CalendarioRow {
+  dia: string
+  total: string
+  id: number
+  fecha: string
+  titulo: string
+  descripcion: string
+  notificable: boolean
+  empresa_id: number | null
+  todos: boolean
+  creador_id: number | null
+  created_at: string
+  updated_at: string
+  usuarios: Persona[]
+  viviendas: Casa[]
+}
+
+/** A timestamptz as the driver gives it, read as Drizzle's timestamp column reads it. */
+const instant = (value: string) => new Date(value)
+
 /**
  * GET /planing-tareas/calendario (SPEC §2.9): the days from `desde` to `hasta` (the visible grid, at most 42)
  * that have tasks, each with how many it has and its first ones in time order, for the worker's companies
  * (narrowed to the one chosen in the top bar). One statement over planing_tareas_empresa_fecha_idx (or the
- * date index), numbering each day's tasks with a window; the tasks shown are then read by id.
+ * date index), numbering each day's tasks with a window and joining the ones shown with their residents and homes.
  */
 export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQuery): Promise<CalendarioDia[]> {
   const { from, to } = range(query.desde, query.hasta)
@@ -194,24 +215,24 @@ export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQ
     lt(planingTareas.fecha, to),
   ) as SQL
   const dia = sql`(${planingTareas.fecha} at time zone 'Europe/Madrid')::date`
+  // The task's own row is named planing_tareas, as usuariosDe and viviendasDe expect. Read as plain rows and
+  // mapped here: Drizzle's per-field row mapping was the largest cost of this 126-task
+  // answer in a CPU profile (docs/performance.md).
   const { rows } = (await deps.db.execute(sql`
-    select id, dia, total from (
-      select ${planingTareas.id} as id, to_char(${dia}, 'YYYY-MM-DD') as dia,
-             row_number() over (partition by ${dia} order by ${planingTareas.fecha}, ${planingTareas.id}) as n,
-             count(*) over (partition by ${dia}) as total
-        from ${planingTareas}
-       where ${condition}
-    ) numbered
-    where n <= ${query.porDia ?? CALENDAR_TASKS_PER_DAY}
-    order by dia, n`)) as unknown as { rows: Array<{ id: number; dia: string; total: string }> }
-  if (!rows.length) return []
-  const tareas = await read(deps.db).where(
-    inArray(
-      planingTareas.id,
-      rows.map((r) => Number(r.id)),
-    ),
-  )
-  const byId = new Map(tareas.map((t) => [t.tarea.id, toPlaningTarea(t.tarea, t.usuarios, t.viviendas)]))
+    select numbered.dia, numbered.total, planing_tareas.id, planing_tareas.fecha, planing_tareas.titulo,
+           planing_tareas.descripcion, planing_tareas.notificable, planing_tareas.empresa_id, planing_tareas.todos,
+           planing_tareas.creador_id, planing_tareas.created_at, planing_tareas.updated_at,
+           ${usuariosDe} as usuarios, ${viviendasDe} as viviendas
+      from (
+        select ${planingTareas.id} as id, to_char(${dia}, 'YYYY-MM-DD') as dia,
+               row_number() over (partition by ${dia} order by ${planingTareas.fecha}, ${planingTareas.id}) as n,
+               count(*) over (partition by ${dia}) as total
+          from ${planingTareas}
+         where ${condition}
+      ) numbered
+      join planing_tareas on planing_tareas.id = numbered.id
+     where numbered.n <= ${query.porDia ?? CALENDAR_TASKS_PER_DAY}
+     order by numbered.dia, numbered.n`)) as unknown as { rows: CalendarioRow[] }
   const days: CalendarioDia[] = []
   for (const r of rows) {
     let day = days.at(-1)
@@ -219,8 +240,19 @@ export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQ
       day = { dia: r.dia, total: Number(r.total), tareas: [] }
       days.push(day)
     }
-    const tarea = byId.get(Number(r.id))
-    if (tarea) day.tareas.push(tarea)
+    const tarea: Row = {
+      id: r.id,
+      fecha: instant(r.fecha),
+      titulo: r.titulo,
+      descripcion: r.descripcion,
+      notificable: r.notificable,
+      empresaId: r.empresa_id,
+      todos: r.todos,
+      creadorId: r.creador_id,
+      createdAt: instant(r.created_at),
+      updatedAt: instant(r.updated_at),
+    }
+    day.tareas.push(toPlaningTarea(tarea, r.usuarios, r.viviendas))
   }
   return days
 }

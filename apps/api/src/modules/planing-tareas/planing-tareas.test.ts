@@ -217,6 +217,33 @@ describe('GET /api/planing-tareas/calendario: the visible month only (SPEC §2.9
     expect((await calendario(w, 'desde=2026-04-27&hasta=2026-06-07&porDia=10')).json()[0].tareas).toHaveLength(6)
   })
 
+  it('sends each task as GET /api/planing-tareas/:id does: residents, homes, flags and versions', async () => {
+    const e = await makeEmpresa(t.db)
+    const w = await t.worker('ADMIN', [e.id])
+    const casa1 = await makeVivienda(t.db, e.id, { nombre: 'Casa Uno' })
+    const casa2 = await makeVivienda(t.db, e.id, { nombre: 'Casa Dos' })
+    const u1 = await makeUsuario(t.db, casa2.id)
+    const u2 = await makeUsuario(t.db, casa1.id)
+    const u3 = await makeUsuario(t.db, casa2.id)
+    const ids = [
+      (await post(w, valid({ fecha: '2026-07-06', hora: '09:15', usuarioIds: [u3.id, u1.id, u2.id], empresaId: e.id }))).json()
+        .id,
+      (await post(w, valid({ fecha: '2026-07-06', hora: '10:00', usuarioIds: 'all', empresaId: e.id, notificable: true }))).json()
+        .id,
+      (await post(w, valid({ fecha: '2026-07-09', hora: '18:45', usuarioIds: [u2.id], empresaId: e.id }))).json().id,
+    ]
+    // A version with microseconds, as another writer could leave it: read to the millisecond either way.
+    await t.db.execute(sql`update planing_tareas set updated_at = '2026-07-01 10:00:00.123456+00' where id = ${ids[2]}`)
+    const res = await calendario(w, 'desde=2026-06-29&hasta=2026-08-09')
+    expect(res.statusCode, res.body).toBe(200)
+    const sent = (res.json() as Array<{ tareas: Array<{ id: number }> }>).flatMap((d) => d.tareas)
+    expect(sent.map((x) => x.id)).toEqual(ids)
+    for (const tarea of sent) {
+      expect(tarea).toEqual((await t.as(w, { method: 'GET', url: `/api/planing-tareas/${tarea.id}` })).json())
+    }
+    expect(sent[2]).toMatchObject({ updatedAt: '2026-07-01T10:00:00.123Z' })
+  })
+
   it('refuses a range longer than the 42-cell grid, or backwards', async () => {
     const long = await calendario(admin, 'desde=2026-01-01&hasta=2026-03-01')
     expect(long.statusCode).toBe(400)
