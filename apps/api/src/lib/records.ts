@@ -43,7 +43,8 @@ export async function boundedTotal(
   return cachedCount(db, countKey(statement), run)
 }
 
-function cappedCount(db: DbOrTx, from: PgTable, condition: SQL | undefined) {
+/** The statement boundedTotal runs: counts at most MAX_EXACT_TOTAL + 1 matching rows (a caller may prepare it). */
+export function cappedCount(db: DbOrTx, from: PgTable, condition: SQL | undefined) {
   const capped = db
     .select({ one: sql`1` })
     .from(from)

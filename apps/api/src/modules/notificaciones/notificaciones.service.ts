@@ -1,21 +1,20 @@
 import {
   AppError,
   type ListPage,
-  MAX_EXACT_TOTAL,
   type Notificacion,
   type NotificacionListQuery,
   type notificacionCreateSchema,
   notificacionMessages,
   notificacionTipos,
 } from '@vb/shared'
-import { and, asc, count, desc, eq, isNull, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, or, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import type { Db, DbOrTx } from '../../db/client'
 import { notificaciones, trabajadores } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { announceNotificaciones } from '../../lib/notification-hub'
-import { cappedTotal, logChange, pageWindow, where } from '../../lib/records'
+import { boundedTotal, cappedCount, cappedTotal, logChange, pageWindow, where } from '../../lib/records'
 import { trabajadorIn } from '../../lib/scope'
 
 type Row = typeof notificaciones.$inferSelect
@@ -70,16 +69,17 @@ export async function createNotificaciones(db: DbOrTx, values: Array<typeof noti
 export async function listNotificacionesDe(deps: AppDeps, actor: Actor, trabajadorId: number, limit: number) {
   if (actor.id !== trabajadorId) throw new AppError('FORBIDDEN')
   const where = and(eq(notificaciones.trabajadorId, trabajadorId), isNull(notificaciones.descartadaEn))
-  const [rows, [totalRow]] = await Promise.all([
+  const [rows, { total }] = await Promise.all([
     deps.db
       .select()
       .from(notificaciones)
       .where(where)
       .orderBy(desc(notificaciones.fechaNotificacion), desc(notificaciones.id))
       .limit(limit),
-    deps.db.select({ n: count() }).from(notificaciones).where(where),
+    // Bounded like every list's total (DECISIONS D13): the bell polls this every 15 seconds.
+    boundedTotal(deps.db, notificaciones, where),
   ])
-  return { items: rows.map(toNotificacion), total: Number(totalRow?.n ?? 0) }
+  return { items: rows.map(toNotificacion), total }
 }
 
 /**
@@ -112,14 +112,11 @@ function buildListQueries(db: Db) {
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
       .prepare(`notificaciones_${order}`)
-  // boundedTotal's statement (lib/records.ts), prepared.
-  const capped = db
-    .select({ one: sql`1` })
-    .from(notificaciones)
-    .where(condition)
-    .limit(MAX_EXACT_TOTAL + 1)
-    .as('capped')
-  return { asc: page('asc'), desc: page('desc'), total: db.select({ n: count() }).from(capped).prepare('notificaciones_total') }
+  return {
+    asc: page('asc'),
+    desc: page('desc'),
+    total: cappedCount(db, notificaciones, condition).prepare('notificaciones_total'),
+  }
 }
 
 /**

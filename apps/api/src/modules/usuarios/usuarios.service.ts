@@ -162,23 +162,26 @@ function pageOf(db: DbOrTx, condition: SQL | undefined, sort: (source: SortSourc
     .as('u')
 }
 
+/** What a list row reads from a page of listColumns (`page`) and its home. */
+const pageRow = (page: Pick<ReturnType<typeof pageOf>, keyof typeof listColumns>) => ({
+  usuario: {
+    id: page.id,
+    nombre: page.nombre,
+    apellidos: page.apellidos,
+    nif: page.nif,
+    gradoDependencia: page.gradoDependencia,
+    fotoUrl: page.fotoUrl,
+  },
+  vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
+  pirFecha: page.pirFecha,
+})
+
 type PageRow = Awaited<ReturnType<typeof withHomes>>[number]
 
 /** The rows of a page with each one's home (joined for the page only), in the list's order. */
 function withHomes(db: DbOrTx, page: ReturnType<typeof pageOf>, sort: (source: SortSource) => SQL[]) {
   return db
-    .select({
-      usuario: {
-        id: page.id,
-        nombre: page.nombre,
-        apellidos: page.apellidos,
-        nif: page.nif,
-        gradoDependencia: page.gradoDependencia,
-        fotoUrl: page.fotoUrl,
-      },
-      vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
-      pirFecha: page.pirFecha,
-    })
+    .select(pageRow(page))
     .from(page)
     .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
     .orderBy(...sort(page))
@@ -228,19 +231,7 @@ async function searchedPage(
     .as('u')
   const rows = await db
     .with(m, t)
-    .select({
-      n: t.n,
-      usuario: {
-        id: page.id,
-        nombre: page.nombre,
-        apellidos: page.apellidos,
-        nif: page.nif,
-        gradoDependencia: page.gradoDependencia,
-        fotoUrl: page.fotoUrl,
-      },
-      vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
-      pirFecha: page.pirFecha,
-    })
+    .select({ n: t.n, ...pageRow(page) })
     .from(t)
     .leftJoinLateral(page, sql`true`)
     .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
