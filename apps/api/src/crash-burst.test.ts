@@ -193,7 +193,7 @@ function creates(
         await send(ctx.base, ctx.token, 'POST', url, { ...body(ctx.s, ctx.marker, ctx.n, ctx.c), ...more }),
         201,
       )
-      const id = (json.id ?? (json.trabajador as Json | undefined)?.id) as number
+      const id = createdId(json)
       acked.push({ id, marker: ctx.marker })
       extra.acknowledged?.(id, ctx)
       return true
@@ -313,27 +313,21 @@ const entriesOf =
       )
     ).rows.map((r) => state(r.d as Json))
 
-/** A PATCH of one text field to a marker. */
-function patches(
-  kind: string,
-  resource: string,
-  table: string,
-  column: string,
-  field: string,
-  accion: string,
-  target: Edits['target'],
-) {
+/** A PATCH of the resource's text field to a marker, on a record made for it. */
+function patches(r: Resource) {
   return edits({
-    kind,
-    ops: [`PATCH /api/${resource}/{id}`],
-    target,
+    kind: `${r.noun}: edición`,
+    ops: [`PATCH /api/${r.path}/{id}`],
+    target: async (p) => {
+      const initial = `Editable ${unique()}`
+      return { id: await make(r, p, initial), initial }
+    },
     next: (marker) => marker,
-    request: (id, state) => ['PATCH', `/api/${resource}/${id}`, { [field]: state }],
-    stored: async (db, id) => (await db.query(`select ${column} as v from ${table} where id = $1`, [id])).rows[0]?.v,
-    logged: entriesOf(accion, (d) => d[field] as string),
+    request: (id, state) => ['PATCH', `/api/${r.path}/${id}`, { [r.field]: state }],
+    stored: async (db, id) => (await db.query(`select ${r.column} as v from ${r.table} where id = $1`, [id])).rows[0]?.v,
+    logged: entriesOf(`Modificar ${r.noun}`, (d) => d[r.field] as string),
   })
 }
-type Edits = Parameters<typeof edits>[0]
 
 // ---------------------------------------------------------------- deletes
 
@@ -402,13 +396,13 @@ function deletes(def: {
 
 // ---------------------------------------------------------------- the kinds
 
-const worker = (s: Setup, apellidos: string, n: number | string, empresaIds = [s.empresaId]) => ({
+const worker = (s: Setup, apellidos: string, n: number | string) => ({
   nombre: 'Crash',
   apellidos,
   email: `crash${n}@ejemplo.es`,
   nif: makeNif(),
   rol: 'EMPLEADO',
-  empresaIds,
+  empresaIds: [s.empresaId],
 })
 const resident = (s: Setup, apellidos: string) => ({ nombre: 'Residente', apellidos, nif: makeNif(), viviendaId: s.viviendaId })
 const movimiento = (s: Setup, concepto: string) => ({ concepto, cantidad: '12.34', fecha: '2026-11-20', usuarioId: s.usuarioId })
@@ -454,7 +448,109 @@ async function documento(p: Prep, titulo: string) {
 }
 const idOf = async (json: Promise<Json>) => (await json).id as number
 let serial = 0
-const unique = () => `${process.pid}x${serial++}`
+/** A text of letters only (people's names allow no digits), new on each call. */
+const unique = () => letters(serial++)
+
+/**
+ * The resources of the uniform create, edit and delete (lib/resource.ts): each gets a kind of each in the burst,
+ * with its log entries 'Crear', 'Modificar' and 'Eliminar' + `noun`.
+ */
+interface Resource {
+  path: string
+  table: string
+  noun: string
+  /** The text column a marker is written to, and its name in the API. */
+  column: string
+  field: string
+  body(s: Setup, text: string, n: number | string, c: number): Json
+  /** What a create needs first (a document's file). */
+  before?(ctx: Ctx): Promise<Json>
+  /** A record made before the burst, when a POST of `body` is not enough. */
+  make?(p: Prep, text: string): Promise<number>
+  /** The resource has no text edit (a worker task is only completed: its own kind). */
+  noEdit?: boolean
+}
+const RESOURCES: Resource[] = [
+  { path: 'empresas', table: 'empresas', noun: 'empresa', column: 'nombre', field: 'nombre', body: (_s, nombre) => ({ nombre }) },
+  {
+    path: 'viviendas',
+    table: 'viviendas',
+    noun: 'vivienda',
+    column: 'nombre',
+    field: 'nombre',
+    body: (s, nombre) => ({ nombre, empresaId: s.empresaId }),
+  },
+  { path: 'usuarios', table: 'usuarios', noun: 'usuario', column: 'apellidos', field: 'apellidos', body: resident },
+  {
+    path: 'contactos',
+    table: 'contactos',
+    noun: 'contacto',
+    column: 'nombre_comercial',
+    field: 'nombreComercial',
+    body: contacto,
+  },
+  {
+    path: 'caja-usuario',
+    table: 'caja_usuario',
+    noun: 'movimiento de caja',
+    column: 'concepto',
+    field: 'concepto',
+    body: movimiento,
+  },
+  {
+    path: 'documentos-usuario',
+    table: 'documentos_usuario',
+    noun: 'documento',
+    column: 'titulo',
+    field: 'titulo',
+    body: (s, titulo) => ({ titulo, fecha: '2026-11-20', usuarioId: s.usuarioId }),
+    before: async (ctx) => ({ archivoUrl: (await uploadIn(ctx.base, ctx.token)).url }),
+    make: (p, titulo) => idOf(documento(p, titulo)),
+  },
+  {
+    path: 'planing-tareas',
+    table: 'planing_tareas',
+    noun: 'tarea del planing',
+    column: 'titulo',
+    field: 'titulo',
+    body: planing,
+  },
+  {
+    path: 'tareas-trabajador',
+    table: 'tareas_trabajador',
+    noun: 'tarea de trabajador',
+    column: 'titulo',
+    field: 'titulo',
+    body: tarea,
+    noEdit: true,
+  },
+  {
+    path: 'presupuestos',
+    table: 'presupuestos',
+    noun: 'presupuesto',
+    column: 'descripcion',
+    field: 'descripcion',
+    body: presupuesto,
+  },
+  { path: 'trabajadores', table: 'trabajadores', noun: 'trabajador', column: 'apellidos', field: 'apellidos', body: worker },
+]
+/** The id a create answers (a worker's is inside its answer, beside its one-time password). */
+const createdId = (json: Json) => (json.id ?? (json.trabajador as Json | undefined)?.id) as number
+/** A record of the resource made before the burst, through the API. */
+const make = async (r: Resource, p: Prep, text: string) =>
+  r.make ? r.make(p, text) : createdId(await p.api.call('POST', `/api/${r.path}`, r.body(p.s, text, unique(), 0)))
+/** A resource's create, text edit and delete. */
+const resourceKinds = (r: Resource): Kind[] => [
+  creates(r.noun, `POST /api/${r.path}`, r.table, r.column, `Crear ${r.noun}`, r.body, { before: r.before }),
+  ...(r.noEdit ? [] : [patches(r)]),
+  deletes({
+    kind: `${r.noun}: borrado`,
+    op: `DELETE /api/${r.path}/{id}`,
+    table: r.table,
+    accion: `Eliminar ${r.noun}`,
+    make: (p) => make(r, p, `Borrable ${unique()}`),
+  }),
+]
 /** A worker the test can log in as: created, then its temporary password changed to PASSWORD. */
 async function loggableWorker(p: Pick<Prep, 'api' | 'base' | 's'>, apellidos: string): Promise<Worker> {
   const made = await p.api.call('POST', '/api/trabajadores', worker(p.s, apellidos, unique()))
@@ -693,36 +789,7 @@ function makeKinds(): Kind[] {
   const dismissedUpTo: number[] = Array.from({ length: CLIENTS }, () => 0)
   let dismissAlls = 0
   return [
-    creates('empresa', 'POST /api/empresas', 'empresas', 'nombre', 'Crear empresa', (_s, m) => ({ nombre: m })),
-    creates('vivienda', 'POST /api/viviendas', 'viviendas', 'nombre', 'Crear vivienda', (s, m) => ({
-      nombre: m,
-      empresaId: s.empresaId,
-    })),
-    creates('usuario', 'POST /api/usuarios', 'usuarios', 'apellidos', 'Crear usuario', resident),
-    creates('contacto', 'POST /api/contactos', 'contactos', 'nombre_comercial', 'Crear contacto', contacto),
-    creates('movimiento de caja', 'POST /api/caja-usuario', 'caja_usuario', 'concepto', 'Crear movimiento de caja', movimiento),
-    creates(
-      'documento con su archivo',
-      'POST /api/documentos-usuario',
-      'documentos_usuario',
-      'titulo',
-      'Crear documento',
-      (s, m) => ({ titulo: m, fecha: '2026-11-20', usuarioId: s.usuarioId }),
-      { before: async (ctx) => ({ archivoUrl: (await uploadIn(ctx.base, ctx.token)).url }) },
-    ),
-    creates('tarea del planing', 'POST /api/planing-tareas', 'planing_tareas', 'titulo', 'Crear tarea del planing', planing),
-    creates(
-      'tarea de trabajador',
-      'POST /api/tareas-trabajador',
-      'tareas_trabajador',
-      'titulo',
-      'Crear tarea de trabajador',
-      tarea,
-    ),
-    creates('presupuesto', 'POST /api/presupuestos', 'presupuestos', 'descripcion', 'Crear presupuesto', presupuesto),
-    creates('trabajador', 'POST /api/trabajadores', 'trabajadores', 'apellidos', 'Crear trabajador', (s, m, n) =>
-      worker(s, m, n),
-    ),
+    ...RESOURCES.flatMap(resourceKinds),
     creates(
       'notificación',
       'POST /api/notificaciones',
@@ -773,66 +840,6 @@ function makeKinds(): Kind[] {
       },
     },
 
-    patches('empresa editada', 'empresas', 'empresas', 'nombre', 'nombre', 'Modificar empresa', async (p) => {
-      const nombre = `Editable ${unique()}`
-      return { id: await idOf(p.api.call('POST', '/api/empresas', { nombre })), initial: nombre }
-    }),
-    patches('vivienda editada', 'viviendas', 'viviendas', 'nombre', 'nombre', 'Modificar vivienda', async (p) => {
-      const nombre = `Editable ${unique()}`
-      return { id: await idOf(p.api.call('POST', '/api/viviendas', { nombre, empresaId: p.s.empresaId })), initial: nombre }
-    }),
-    patches('usuario editado', 'usuarios', 'usuarios', 'apellidos', 'apellidos', 'Modificar usuario', async (p) => ({
-      id: await idOf(p.api.call('POST', '/api/usuarios', resident(p.s, 'Del Golpe'))),
-      initial: 'Del Golpe',
-    })),
-    patches(
-      'contacto editado',
-      'contactos',
-      'contactos',
-      'nombre_comercial',
-      'nombreComercial',
-      'Modificar contacto',
-      async (p) => ({
-        id: await idOf(p.api.call('POST', '/api/contactos', contacto(p.s, 'Proveedor Editable', unique()))),
-        initial: 'Proveedor Editable',
-      }),
-    ),
-    patches(
-      'documento editado',
-      'documentos-usuario',
-      'documentos_usuario',
-      'titulo',
-      'titulo',
-      'Modificar documento',
-      async (p) => ({
-        id: await idOf(documento(p, 'Documento Editable')),
-        initial: 'Documento Editable',
-      }),
-    ),
-    patches(
-      'movimiento editado',
-      'caja-usuario',
-      'caja_usuario',
-      'concepto',
-      'concepto',
-      'Modificar movimiento de caja',
-      async (p) => ({
-        id: await idOf(p.api.call('POST', '/api/caja-usuario', movimiento(p.s, 'Compra Editable'))),
-        initial: 'Compra Editable',
-      }),
-    ),
-    patches(
-      'tarea del planing editada',
-      'planing-tareas',
-      'planing_tareas',
-      'titulo',
-      'titulo',
-      'Modificar tarea del planing',
-      async (p) => ({
-        id: await idOf(p.api.call('POST', '/api/planing-tareas', planing(p.s, 'Visita Editable'))),
-        initial: 'Visita Editable',
-      }),
-    ),
     edits({
       // A worker task's only change is to be completed (once).
       kind: 'tarea completada',
@@ -846,22 +853,6 @@ function makeKinds(): Kind[] {
       stored: async (db, id) =>
         (await db.query('select completada::text as v from tareas_trabajador where id = $1', [id])).rows[0]?.v,
       logged: entriesOf('Modificar tarea de trabajador', (d) => String(d.completada)),
-    }),
-    patches(
-      'presupuesto editado',
-      'presupuestos',
-      'presupuestos',
-      'descripcion',
-      'descripcion',
-      'Modificar presupuesto',
-      async (p) => ({
-        id: await idOf(p.api.call('POST', '/api/presupuestos', presupuesto(p.s, 'Obra Editable'))),
-        initial: 'Obra Editable',
-      }),
-    ),
-    patches('trabajador editado', 'trabajadores', 'trabajadores', 'apellidos', 'apellidos', 'Modificar trabajador', async (p) => {
-      const made = await p.api.call('POST', '/api/trabajadores', worker(p.s, 'Editable', unique()))
-      return { id: (made.trabajador as Json).id as number, initial: 'Editable' }
     }),
     edits({
       kind: 'presupuesto aprobado o rechazado',
@@ -919,77 +910,6 @@ function makeKinds(): Kind[] {
     passwordEdits('restablecer'),
     linkResets(),
 
-    deletes({
-      kind: 'empresa borrada',
-      op: 'DELETE /api/empresas/{id}',
-      table: 'empresas',
-      accion: 'Eliminar empresa',
-      make: (p) => idOf(p.api.call('POST', '/api/empresas', { nombre: `Borrable ${unique()}` })),
-    }),
-    deletes({
-      kind: 'vivienda borrada',
-      op: 'DELETE /api/viviendas/{id}',
-      table: 'viviendas',
-      accion: 'Eliminar vivienda',
-      make: (p) => idOf(p.api.call('POST', '/api/viviendas', { nombre: `Borrable ${unique()}`, empresaId: p.s.empresaId })),
-    }),
-    deletes({
-      kind: 'usuario borrado',
-      op: 'DELETE /api/usuarios/{id}',
-      table: 'usuarios',
-      accion: 'Eliminar usuario',
-      make: (p) => idOf(p.api.call('POST', '/api/usuarios', resident(p.s, 'Borrable'))),
-    }),
-    deletes({
-      kind: 'contacto borrado',
-      op: 'DELETE /api/contactos/{id}',
-      table: 'contactos',
-      accion: 'Eliminar contacto',
-      make: (p) => idOf(p.api.call('POST', '/api/contactos', contacto(p.s, 'Proveedor Borrable', unique()))),
-    }),
-    deletes({
-      kind: 'documento borrado con su archivo',
-      op: 'DELETE /api/documentos-usuario/{id}',
-      table: 'documentos_usuario',
-      accion: 'Eliminar documento',
-      make: (p) => idOf(documento(p, 'Documento Borrable')),
-    }),
-    deletes({
-      kind: 'movimiento borrado',
-      op: 'DELETE /api/caja-usuario/{id}',
-      table: 'caja_usuario',
-      accion: 'Eliminar movimiento de caja',
-      make: (p) => idOf(p.api.call('POST', '/api/caja-usuario', movimiento(p.s, 'Compra Borrable'))),
-    }),
-    deletes({
-      kind: 'tarea del planing borrada',
-      op: 'DELETE /api/planing-tareas/{id}',
-      table: 'planing_tareas',
-      accion: 'Eliminar tarea del planing',
-      make: (p) => idOf(p.api.call('POST', '/api/planing-tareas', planing(p.s, 'Visita Borrable'))),
-    }),
-    deletes({
-      kind: 'tarea borrada',
-      op: 'DELETE /api/tareas-trabajador/{id}',
-      table: 'tareas_trabajador',
-      accion: 'Eliminar tarea de trabajador',
-      make: (p) => idOf(p.api.call('POST', '/api/tareas-trabajador', tarea(p.s, 'Tarea Borrable'))),
-    }),
-    deletes({
-      kind: 'presupuesto borrado',
-      op: 'DELETE /api/presupuestos/{id}',
-      table: 'presupuestos',
-      accion: 'Eliminar presupuesto',
-      make: (p) => idOf(p.api.call('POST', '/api/presupuestos', presupuesto(p.s, 'Obra Borrable'))),
-    }),
-    deletes({
-      kind: 'trabajador borrado',
-      op: 'DELETE /api/trabajadores/{id}',
-      table: 'trabajadores',
-      accion: 'Eliminar trabajador',
-      make: async (p) =>
-        ((await p.api.call('POST', '/api/trabajadores', worker(p.s, 'Borrable', unique()))).trabajador as Json).id as number,
-    }),
     deletes({
       kind: 'archivo descartado',
       op: 'DELETE /api/uploads/{id}',
@@ -1062,7 +982,7 @@ function burst(base: string, token: string, s: Setup, round: number, kinds: Kind
     for (let i = 0; !stopped; i++) {
       const n = round * 1_000_000 + c * 100_000 + i
       const kind = kinds[(c * 5 + i) % kinds.length] as Kind
-      const marker = `${kind.ops[0]?.startsWith('PATCH') || kind.kind.includes('editad') ? 'Editado' : 'Crash'} ${letters(n)}`
+      const marker = `${kind.ops[0]?.startsWith('PATCH') ? 'Editado' : 'Crash'} ${letters(n)}`
       try {
         attempted++
         const done = await kind.write({ base, token, s, c, marker, n })
@@ -1151,12 +1071,16 @@ async function crashRounds(victim: 'node' | 'postgres') {
       totals.kinds = kinds.length
       totals.operations = operations.length
     }
-    const setupDb = await connectApp(place)
     const s = await arrange(server.base, token)
     const api = apiOf(server.base, token)
-    for (const kind of kinds) await kind.prepare?.({ base: server.base, api, s, db: setupDb })
-    const since = Number((await setupDb.query('select coalesce(max(id), 0) as id from logs')).rows[0].id)
-    await setupDb.end()
+    const setupDb = await connectApp(place)
+    let since: number
+    try {
+      for (const kind of kinds) await kind.prepare?.({ base: server.base, api, s, db: setupDb })
+      since = Number((await setupDb.query('select coalesce(max(id), 0) as id from logs')).rows[0].id)
+    } finally {
+      await setupDb.end()
+    }
 
     const b = burst(server.base, token, s, round, kinds)
     const deadline = Date.now() + 180_000
