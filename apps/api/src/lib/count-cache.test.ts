@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { DbOrTx } from '../db/client'
 import type { TestWorker } from '../test/build-test-app'
-import { makeNif, makeUsuario } from '../test/factories'
+import { makeDocumento, makeNif, makePresupuesto, makeUsuario } from '../test/factories'
 import { testScenario } from '../test/scenario'
 import { countSlot, invalidateCounts, setCountCacheTtl } from './count-cache'
 
-/** A searched list's bounded total is counted once per few seconds, and never outlives a write. */
+/** A list's bounded total (searched or not) is counted once per few seconds, and never outlives a write. */
 
 const scenario = await testScenario({
   empresaA: { nombre: 'Empresa Cuenta' },
@@ -27,8 +27,8 @@ const total = async (who: TestWorker, url: string) => {
   return { total: Number(res.headers['x-total-count']), rows: res.json().length as number }
 }
 
-describe('the count cache of searched lists', () => {
-  it('keeps a searched total until a write request, per scope; the rows are always fresh; an unsearched total is never kept', async () => {
+describe('the count cache of list totals', () => {
+  it('keeps a total, searched or not, until a write request, per scope; the rows are always fresh', async () => {
     await makeUsuario(t.db, viviendaId, { nombre: 'Zorro', apellidos: 'Primero' })
     expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: 1, rows: 1 })
     // Each scope counts for itself: the SUPERADMIN also sees the other company's Zorro.
@@ -37,9 +37,10 @@ describe('the count cache of searched lists', () => {
     // A row written straight in SQL (as another process would) is not announced: the total stays, the rows do not.
     await makeUsuario(t.db, viviendaId, { nombre: 'Zorro', apellidos: 'Segundo' })
     expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: 1, rows: 2 })
-    // An unsearched list counts every time.
-    const all = await total(admin, '/api/usuarios')
-    expect(all.total).toBe(2)
+    // An unsearched list's total is kept the same way (a sort or another page reads it again).
+    expect(await total(admin, '/api/usuarios')).toEqual({ total: 2, rows: 2 })
+    await makeUsuario(t.db, viviendaId, { nombre: 'Nutria', apellidos: 'Directa' })
+    expect(await total(admin, '/api/usuarios?sort=nif')).toEqual({ total: 2, rows: 3 })
 
     // A write request through the API drops every cached total as it answers.
     const created = await t.as(admin, {
@@ -50,11 +51,37 @@ describe('the count cache of searched lists', () => {
     expect(created.statusCode).toBe(201)
     expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: 3, rows: 3 })
     expect(await total(superadmin, '/api/usuarios?q=zorro')).toEqual({ total: 4, rows: 4 })
+    expect(await total(admin, '/api/usuarios?sort=nif')).toEqual({ total: 4, rows: 4 })
 
     // So does a deletion.
     const id = created.json().id
     expect((await t.as(admin, { method: 'DELETE', url: `/api/usuarios/${id}` })).statusCode).toBe(204)
     expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: 2, rows: 2 })
+  })
+
+  it('keeps the start page\'s counts the same way, and drops them at a write request', async () => {
+    setCountCacheTtl(60_000)
+    const pendientes = async () => {
+      const res = await t.as(admin, { method: 'GET', url: '/api/inicio/pendientes' })
+      expect(res.statusCode).toBe(200)
+      return res.json() as { pirCaducados: { total: number }; presupuestosPendientes: { total: number } }
+    }
+    const before = await pendientes()
+    // An expired PIR and a budget awaiting a decision written straight in SQL: not announced, the counts stay.
+    const u = await makeUsuario(t.db, viviendaId, { nombre: 'Garza', apellidos: 'Caducada' })
+    await makeDocumento(t.db, u.id, { titulo: 'PIR', fecha: new Date('2020-01-01T10:00:00Z') })
+    await makePresupuesto(t.db, viviendaId, { estado: 'PENDIENTE_APROBACION' })
+    expect(await pendientes()).toEqual(before)
+    // A write request through the API drops them.
+    const created = await t.as(admin, {
+      method: 'POST',
+      url: '/api/usuarios',
+      payload: { nombre: 'Garza', apellidos: 'Nueva', nif: makeNif(), viviendaId },
+    })
+    expect(created.statusCode).toBe(201)
+    const after = await pendientes()
+    expect(after.pirCaducados.total).toBe(before.pirCaducados.total + 1)
+    expect(after.presupuestosPendientes.total).toBe(before.presupuestosPendientes.total + 1)
   })
 
   it('an entry expires after its time, so a write made elsewhere shows', async () => {

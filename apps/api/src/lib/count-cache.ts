@@ -1,15 +1,16 @@
 import type { DbOrTx } from '../db/client'
 
 /**
- * The bounded total of a **searched** list, kept for a few seconds per exact statement (the
- * SQL and its parameters, so the worker's scope is part of the key and nothing crosses companies). Paging
- * through a search, or several people searching the same thing, then counts it once instead of on every
- * page: with 100,000 residents that count (up to 10,001 trigram matches) is most of a searched page's cost.
+ * The totals of lists (and the start page's counts), kept for a few seconds per exact statement (the SQL and
+ * its parameters, so the worker's scope is part of the key and nothing crosses companies). Paging or sorting a
+ * list, or several people opening the same one, then counts it once instead of on every page: with 100,000
+ * residents that count (up to 10,001 rows, or every trigram match of a search) is much of a page's cost.
  *
  * Freshness: every write request this process answers (POST, PATCH, PUT, DELETE) drops every entry of its
- * database once it has committed, before its answer leaves (app.ts, onSend), and an entry is read under the generation it was
- * counted in, so a count that raced a write is never kept. A write made by another process (or straight in
- * SQL) shows in a cached total after at most COUNT_CACHE_MS; the rows themselves are always read fresh.
+ * database once it has committed, before its answer leaves (app.ts, onSend), and an entry is read under the
+ * generation it was counted in, so a count that raced a write is never kept. A write made by another process,
+ * by the daily jobs or straight in SQL shows in a cached total after at most COUNT_CACHE_MS; the rows themselves
+ * are always read fresh.
  */
 export const COUNT_CACHE_MS = 5_000
 const MAX_ENTRIES = 1_000
@@ -17,7 +18,7 @@ const MAX_ENTRIES = 1_000
 type Total = { total: number; exact: boolean }
 
 interface Entry {
-  value: Total
+  value: unknown
   at: number
   generation: number
 }
@@ -40,16 +41,16 @@ function cacheOf(db: DbOrTx): Cache {
 }
 
 /**
- * One key's place in the cache: `cached` is its total if one is fresh, and `keep` stores a total counted
+ * One key's place in the cache: `cached` is its value if one is fresh, and `keep` stores a value counted
  * from now on, unless a write happened since this slot was taken (a count that raced a write is never kept).
  * For a caller that counts as part of a larger statement (the residents' search: one scan gives the page and
  * the total) instead of through cachedCount.
  */
-export function countSlot(db: DbOrTx, key: string): { cached: Total | undefined; keep(value: Total): void } {
+export function countSlot<T = Total>(db: DbOrTx, key: string): { cached: T | undefined; keep(value: T): void } {
   const cache = cacheOf(db)
   const now = performance.now()
   const hit = cache.entries.get(key)
-  const cached = hit && hit.generation === cache.generation && now - hit.at < ttlMs ? hit.value : undefined
+  const cached = hit && hit.generation === cache.generation && now - hit.at < ttlMs ? (hit.value as T) : undefined
   const generation = cache.generation
   return {
     cached,
@@ -62,10 +63,10 @@ export function countSlot(db: DbOrTx, key: string): { cached: Total | undefined;
   }
 }
 
-/** The cached total for `key`, or the one `count` gives (kept if no write happened meanwhile). */
-export async function cachedCount(db: DbOrTx, key: string, count: () => Promise<Total>): Promise<Total> {
-  const slot = countSlot(db, key)
-  if (slot.cached) return slot.cached
+/** The cached value for `key`, or the one `count` gives (kept if no write happened meanwhile). */
+export async function cachedCount<T = Total>(db: DbOrTx, key: string, count: () => Promise<T>): Promise<T> {
+  const slot = countSlot<T>(db, key)
+  if (slot.cached !== undefined) return slot.cached
   const value = await count()
   slot.keep(value)
   return value

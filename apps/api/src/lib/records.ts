@@ -26,21 +26,19 @@ export function where(...conditions: Array<SQL | undefined>): SQL | undefined {
 
 /**
  * DECISIONS D13: the total of a list, exact up to MAX_EXACT_TOTAL rows; beyond that the count stops and
- * the list says 'Más de 10.000'. Never counts a whole large table to show one page.
+ * the list says 'Más de 10.000'. Never counts a whole large table to show one page. Kept a few seconds in
+ * the count cache (lib/count-cache.ts), dropped by any write; the rows of a page are always read fresh.
  */
 export async function boundedTotal(
   db: DbOrTx,
   from: PgTable,
   condition: SQL | undefined,
-  options: { cache?: boolean } = {},
 ): Promise<{ total: number; exact: boolean }> {
   const statement = cappedCount(db, from, condition)
-  const run = async () => {
+  return cachedCount(db, countKey(statement), async () => {
     const [row] = await statement
     return cappedTotal(Number(row?.n ?? 0))
-  }
-  if (!options.cache) return run()
-  return cachedCount(db, countKey(statement), run)
+  })
 }
 
 /** The statement boundedTotal runs: counts at most MAX_EXACT_TOTAL + 1 matching rows (a caller may prepare it). */
@@ -54,7 +52,8 @@ export function cappedCount(db: DbOrTx, from: PgTable, condition: SQL | undefine
   return db.select({ n: count() }).from(capped)
 }
 
-const countKey = (statement: { toSQL(): { sql: string; params: unknown[] } }) => {
+/** The count cache's key of a statement: its SQL and parameters (the worker's scope is among them). */
+export const countKey = (statement: { toSQL(): { sql: string; params: unknown[] } }) => {
   const { sql: text, params } = statement.toSQL()
   return `${text}\u0000${JSON.stringify(params)}`
 }
@@ -64,22 +63,19 @@ export const cappedTotal = (n: number) =>
   n > MAX_EXACT_TOTAL ? { total: MAX_EXACT_TOTAL, exact: false } : { total: n, exact: true }
 
 /**
- * The count cache's key of boundedTotal(db, from, condition, { cache: true }): a caller that counts the same
+ * The count cache's key of boundedTotal(db, from, condition): a caller that counts the same
  * rows another way (in one statement with its page) reads and fills the same entry (countSlot).
  */
 export const boundedTotalKey = (db: DbOrTx, from: PgTable, condition: SQL | undefined) =>
   countKey(cappedCount(db, from, condition))
 
-/**
- * One page and its bounded total, fetched together. `cache`: the list is searched, so its total may come
- * from the short count cache (lib/count-cache.ts); the rows are always read fresh.
- */
+/** One page and its bounded total (boundedTotal), fetched together. */
 export async function listPage<T>(
   db: DbOrTx,
   rows: Promise<T[]>,
-  count: { from: PgTable; where: SQL | undefined; cache?: boolean },
+  count: { from: PgTable; where: SQL | undefined },
 ): Promise<ListPage<T>> {
-  const [items, { total, exact }] = await Promise.all([rows, boundedTotal(db, count.from, count.where, { cache: count.cache })])
+  const [items, { total, exact }] = await Promise.all([rows, boundedTotal(db, count.from, count.where)])
   return { items, total, exact }
 }
 

@@ -346,7 +346,7 @@ export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseL
       return listPage(
         deps.db,
         rows.then((r: unknown[]) => r.map((row) => def.toItem(row as R, { deps, actor }))),
-        { from: table, where: condition, cache: Boolean(query.q) },
+        { from: table, where: condition },
       )
     },
   }

@@ -3,7 +3,8 @@ import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
 import { planingTareas, presupuestos, tareasTrabajador, usuarios } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
-import { boundedTotal, where } from '../../lib/records'
+import { cachedCount } from '../../lib/count-cache'
+import { boundedTotal, countKey, where } from '../../lib/records'
 import { scopeFor } from '../../lib/scope'
 import { pirEstadoEs } from '../pir/pir.service'
 
@@ -24,7 +25,8 @@ const enEmpresa = (column: unknown, empresaId: number | undefined): SQL | undefi
  * - the caller's pending worker tasks and how many are overdue (tareas_trabajador_trabajador_idx);
  * - budgets awaiting a decision (presupuestos_vivienda_estado_idx).
  *
- * Counts stop at 10,000 like list totals (DECISIONS D13).
+ * Counts stop at 10,000 like list totals (DECISIONS D13), and like them are kept a few seconds in the count
+ * cache (lib/count-cache.ts), which any write drops.
  */
 export async function pendientes(deps: AppDeps, actor: Actor, query: PendientesQuery): Promise<Pendientes> {
   const now = deps.clock.now()
@@ -33,13 +35,16 @@ export async function pendientes(deps: AppDeps, actor: Actor, query: PendientesQ
   const hasta = madridStartOfDay(addDays(hoy, 1))
 
   const residentes = where(scopeFor(actor, 'usuarios', 'list'), enEmpresa(usuarios.viviendaId, query.empresaId))
-  const pir = deps.db.execute(sql`
-    select count(*) filter (where ${pirEstadoEs(usuarios.pirFecha, 'caducado', hoy)}) as caducados,
-           count(*) filter (where ${pirEstadoEs(usuarios.pirFecha, 'aviso', hoy)}) as por_caducar
-      from ${usuarios}
-     where ${residentes ?? sql`true`}`) as unknown as Promise<{ rows: Array<{ caducados: string; por_caducar: string }> }>
+  const pirCounts = deps.db
+    .select({
+      caducados: sql<string>`count(*) filter (where ${pirEstadoEs(usuarios.pirFecha, 'caducado', hoy)})`,
+      porCaducar: sql<string>`count(*) filter (where ${pirEstadoEs(usuarios.pirFecha, 'aviso', hoy)})`,
+    })
+    .from(usuarios)
+    .where(residentes)
+  const pir = cachedCount(deps.db, countKey(pirCounts), async () => (await pirCounts)[0])
 
-  const [pirRows, planingHoy, tareasPendientes, tareasVencidas, presupuestosPendientes] = await Promise.all([
+  const [pirRow, planingHoy, tareasPendientes, tareasVencidas, presupuestosPendientes] = await Promise.all([
     pir,
     boundedTotal(
       deps.db,
@@ -80,10 +85,9 @@ export async function pendientes(deps: AppDeps, actor: Actor, query: PendientesQ
       ),
     ),
   ])
-  const row = pirRows.rows[0]
   return {
-    pirCaducados: { total: Number(row?.caducados ?? 0), exacto: true },
-    pirPorCaducar: { total: Number(row?.por_caducar ?? 0), exacto: true },
+    pirCaducados: { total: Number(pirRow?.caducados ?? 0), exacto: true },
+    pirPorCaducar: { total: Number(pirRow?.porCaducar ?? 0), exacto: true },
     planingHoy: cuenta(planingHoy),
     tareasPendientes: cuenta(tareasPendientes),
     tareasVencidas: cuenta(tareasVencidas),

@@ -104,7 +104,7 @@ function sortKeys(sort: UsuarioListQuery['sort'], u: SortSource): SQL[] {
 
 /**
  * Residents the actor sees, searched by nombre, apellidos or NIF, sorted and paged (SPEC §2.6, DECISIONS A4).
- * One query for the page and one bounded count (D13); a new search that finds few residents gets both from one
+ * One query for the page and one bounded count (D13, kept a few seconds in the count cache); a new search that finds few residents gets both from one
  * statement (searchedPage), and its total is kept in the count cache. The search reads the stored `busqueda`
  * column that usuarios_busqueda_trgm_idx indexes; homes are joined afterwards, for the rows of the page only.
  * Each row carries its PIR badge (SPEC §4): the resident's stored latest PIR date (`pir_fecha`, kept by a
@@ -127,9 +127,9 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
   const now = deps.clock.now()
   const toItem = (r: PageRow) => ({ ...toUsuario(r.usuario, r.vivienda), pir: pirBadge(pirFrom(r.pirFecha, now)) })
 
-  // A searched total may come from the short count cache (lib/count-cache.ts); the rows are always fresh.
-  const slot = query.q ? countSlot(deps.db, boundedTotalKey(deps.db, usuarios, condition)) : undefined
-  if (slot && !slot.cached) {
+  // The total may come from the short count cache (lib/count-cache.ts); the rows are always fresh.
+  const slot = countSlot(deps.db, boundedTotalKey(deps.db, usuarios, condition))
+  if (query.q && !slot.cached) {
     // A new search that finds few residents (a name): its page and total come from one scan (searchedPage).
     const found = await searchedPage(deps.db, condition, sort, limit, offset)
     if (found) {
@@ -141,11 +141,7 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
 
   const [rows, { total, exact }] = await Promise.all([
     withHomes(deps.db, pageOf(deps.db, condition, sort, limit, offset), sort),
-    slot?.cached ??
-      boundedTotal(deps.db, usuarios, condition).then((counted) => {
-        slot?.keep(counted)
-        return counted
-      }),
+    slot.cached ?? boundedTotal(deps.db, usuarios, condition),
   ])
   return { items: rows.map(toItem), total, exact }
 }
