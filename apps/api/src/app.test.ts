@@ -12,7 +12,8 @@ const t = await testApp({ webDist })
 
 describe('HTTP basics', () => {
   it('sends security headers on every response (DECISIONS S6) and no-store on the API (S2)', async () => {
-    for (const url of ['/api/empresas', '/', '/empresas']) {
+    // An answer, the web app, a path of it, an unknown API path and a refused call: the same headers on each.
+    for (const url of ['/api/empresas', '/', '/empresas', '/api/no-existe', '/api/trabajadores/me?sin=token']) {
       const res = await t.app.inject({ method: 'GET', url })
       expect(res.headers['content-security-policy']).toContain("default-src 'self'")
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'")

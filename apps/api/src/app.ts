@@ -1,9 +1,9 @@
-import helmet from '@fastify/helmet'
 import jwt from '@fastify/jwt'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import helmet from 'helmet'
 import type { Db, Listen } from './db/client'
 import type { AppDeps } from './deps'
 import { Background } from './lib/background'
@@ -102,8 +102,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await deps.background.idle()
   })
 
-  // DECISIONS S6: CSP, no-sniff, frame denial on every response.
-  await app.register(helmet, {
+  // DECISIONS S6: CSP, no-sniff, frame denial on every response. Helmet's middleware is built once, here, and
+  // sets the same headers on every request (the Fastify plugin rebuilt it, directives parsed, per request).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -123,6 +124,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: false,
   })
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
+  )
   const serveSpa = await registerWebDelivery(app, options.webDist)
   await app.register(jwt, {
     secret: options.jwtSecret,

@@ -56,9 +56,28 @@ const partsFmt = new Intl.DateTimeFormat('en-US', {
   second: '2-digit',
 })
 
+/**
+ * Days already worked out, per UTC hour: Madrid's offset has been a whole number of hours since 1901 and it
+ * changes on the hour, so every instant of one UTC hour falls on the same Madrid day. A list computes the day
+ * of each row and of "now" (the PIR badge), and the formatter is the costly part.
+ */
+const dayOfHour = new Map<number, string>()
+/** From 1901 on, Madrid's offset is whole hours (before it, local mean time: 14 minutes 44 seconds behind). */
+const WHOLE_HOUR_OFFSETS_FROM = Date.UTC(1901, 0, 2)
+
 /** The calendar day (YYYY-MM-DD) of an instant in Europe/Madrid. */
 export function madridDay(value: Date | string): string {
-  return dayFmt.format(toDate(value))
+  const at = toDate(value)
+  const ms = at.getTime()
+  if (!(ms >= WHOLE_HOUR_OFFSETS_FROM)) return dayFmt.format(at)
+  const hour = Math.floor(ms / 3_600_000)
+  let day = dayOfHour.get(hour)
+  if (day === undefined) {
+    day = dayFmt.format(at)
+    if (dayOfHour.size >= 10_000) dayOfHour.clear()
+    dayOfHour.set(hour, day)
+  }
+  return day
 }
 
 /** Offset of Europe/Madrid from UTC at an instant, in minutes (60 in winter, 120 in summer). */

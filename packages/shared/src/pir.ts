@@ -41,10 +41,25 @@ export function pirStatus(fechas: ReadonlyArray<string | Date>, now: Date = new 
     .map((f) => madridDay(f))
     .sort()
     .at(-1) as string
-  const caducidad = addMonths(latest, PIR_VALID_MONTHS)
-  const diasRestantes = daysBetween(madridDay(now), caducidad)
-  const estado: PirEstado = diasRestantes < 0 ? 'caducado' : diasRestantes <= PIR_WARNING_DAYS ? 'aviso' : 'vigente'
-  return { estado, diasRestantes, caducidad }
+  return { ...statusOfDay(latest, madridDay(now)) }
+}
+
+/** Statuses already worked out, per PIR day and today: every row of a list asks for one, mostly the same. */
+const statusByDays = new Map<string, PirStatus>()
+
+/** The status of a PIR dated `day` (YYYY-MM-DD), seen on `today`; callers get a copy. */
+function statusOfDay(day: string, today: string): PirStatus {
+  const key = `${day}|${today}`
+  let status = statusByDays.get(key)
+  if (!status) {
+    const caducidad = addMonths(day, PIR_VALID_MONTHS)
+    const diasRestantes = daysBetween(today, caducidad)
+    const estado: PirEstado = diasRestantes < 0 ? 'caducado' : diasRestantes <= PIR_WARNING_DAYS ? 'aviso' : 'vigente'
+    status = { estado, diasRestantes, caducidad }
+    if (statusByDays.size >= 10_000) statusByDays.clear()
+    statusByDays.set(key, status)
+  }
+  return status
 }
 
 /**
