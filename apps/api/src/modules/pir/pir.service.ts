@@ -74,6 +74,25 @@ interface Candidate {
 }
 
 /**
+ * The notifications of `values` whose worker and dedupe key are not stored yet. Every daily run finds again
+ * the warnings of the days before (at 100,000 residents, about 900,000 of them): one indexed read
+ * (notificaciones_dedupe_unique) per batch leaves out what is there, instead of building each one's INSERT for
+ * ON CONFLICT to refuse. What two processes add at once is still settled by that conflict.
+ */
+async function notSentYet<V extends { trabajadorId: number; dedupeKey: string }>(db: DbOrTx, values: V[]): Promise<V[]> {
+  if (!values.length) return values
+  const workerIds = [...new Set(values.map((v) => v.trabajadorId))]
+  const keys = [...new Set(values.map((v) => v.dedupeKey))]
+  const { rows } = (await db.execute(sql`
+    select trabajador_id, dedupe_key from notificaciones
+     where trabajador_id in ${workerIds} and dedupe_key in ${keys}`)) as unknown as {
+    rows: Array<{ trabajador_id: number; dedupe_key: string }>
+  }
+  const sent = new Set(rows.map((r) => `${r.trabajador_id}\u0000${r.dedupe_key}`))
+  return values.filter((v) => !sent.has(`${v.trabajadorId}\u0000${v.dedupeKey}`))
+}
+
+/**
  * SPEC §4, DECISIONS D3: PIR notifications ('PIR próximo a caducar' / 'PIR caducado', tipo PIR) for the
  * active workers linked to the company of each resident's home, once per worker, resident, state and
  * expiry date: the dedupe key `pir:<resident>:<state>:<expiry>` and the unique index on (worker, key)
@@ -126,7 +145,7 @@ export async function notifyPir(db: DbOrTx, clock: Clock, usuarioIds?: number[])
             dedupeKey: `pir:${resident.id}:${status.estado}:${status.caducidad}`,
           })),
       )
-      created += (await createNotificaciones(db, values)).length
+      created += (await createNotificaciones(db, await notSentYet(db, values))).length
     }
     if (rows.length < BATCH) break
   }
