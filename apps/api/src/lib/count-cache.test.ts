@@ -59,7 +59,7 @@ describe('the count cache of list totals', () => {
     expect(await total(admin, '/api/usuarios?q=zorro')).toEqual({ total: 2, rows: 2 })
   })
 
-  it('keeps the start page\'s counts the same way, and drops them at a write request', async () => {
+  it('keeps the start page’s counts the same way, and drops them at a write request', async () => {
     setCountCacheTtl(60_000)
     const pendientes = async () => {
       const res = await t.as(admin, { method: 'GET', url: '/api/inicio/pendientes' })
