@@ -1,6 +1,6 @@
 import { AppError, type ListPage, type logTipoPorCambio, MAX_EXACT_TOTAL } from '@vb/shared'
-import { and, count, eq, type SQL, sql } from 'drizzle-orm'
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
+import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm'
+import { type PgColumn, PgDialect, type PgTable } from 'drizzle-orm/pg-core'
 import type { DbOrTx, Tx } from '../db/client'
 import { logs } from '../db/schema'
 import type { Actor } from './actor'
@@ -34,9 +34,8 @@ export async function boundedTotal(
   from: PgTable,
   condition: SQL | undefined,
 ): Promise<{ total: number; exact: boolean }> {
-  const statement = cappedCount(db, from, condition)
-  return cachedCount(db, countKey(statement), async () => {
-    const [row] = await statement
+  return cachedCount(db, boundedTotalKey(from, condition), async () => {
+    const [row] = await cappedCount(db, from, condition)
     return cappedTotal(Number(row?.n ?? 0))
   })
 }
@@ -52,22 +51,22 @@ export function cappedCount(db: DbOrTx, from: PgTable, condition: SQL | undefine
   return db.select({ n: count() }).from(capped)
 }
 
-/** The count cache's key of a statement: its SQL and parameters (the worker's scope is among them). */
-export const countKey = (statement: { toSQL(): { sql: string; params: unknown[] } }) => {
-  const { sql: text, params } = statement.toSQL()
-  return `${text}\u0000${JSON.stringify(params)}`
-}
-
 /** A count of at most MAX_EXACT_TOTAL + 1 rows as the list's total (D13). */
 export const cappedTotal = (n: number) =>
   n > MAX_EXACT_TOTAL ? { total: MAX_EXACT_TOTAL, exact: false } : { total: n, exact: true }
 
+/** Renders conditions for keys only (never sent): a kept total is found without building its statement. */
+const keyDialect = new PgDialect({ casing: 'snake_case' })
+
 /**
- * The count cache's key of boundedTotal(db, from, condition): a caller that counts the same
- * rows another way (in one statement with its page) reads and fills the same entry (countSlot).
+ * The count cache's key of boundedTotal(db, from, condition): the table and the condition's SQL and parameters
+ * (the worker's scope is among them). A caller that counts the same rows another way (in one statement with
+ * its page) reads and fills the same entry (countSlot).
  */
-export const boundedTotalKey = (db: DbOrTx, from: PgTable, condition: SQL | undefined) =>
-  countKey(cappedCount(db, from, condition))
+export function boundedTotalKey(from: PgTable, condition: SQL | undefined): string {
+  const { sql: text, params } = condition ? keyDialect.sqlToQuery(condition) : { sql: '', params: [] }
+  return `total\u0000${getTableName(from)}\u0000${text}\u0000${JSON.stringify(params)}`
+}
 
 /** One page and its bounded total (boundedTotal), fetched together. */
 export async function listPage<T>(

@@ -4,7 +4,7 @@ import { planingTareas, presupuestos, tareasTrabajador, usuarios } from '../../d
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { cachedCount } from '../../lib/count-cache'
-import { boundedTotal, countKey, where } from '../../lib/records'
+import { boundedTotal, where } from '../../lib/records'
 import { scopeFor } from '../../lib/scope'
 import { pirEstadoEs } from '../pir/pir.service'
 
@@ -25,24 +25,30 @@ const enEmpresa = (column: unknown, empresaId: number | undefined): SQL | undefi
  * - the caller's pending worker tasks and how many are overdue (tareas_trabajador_trabajador_idx);
  * - budgets awaiting a decision (presupuestos_vivienda_estado_idx).
  *
- * Counts stop at 10,000 like list totals (DECISIONS D13), and like them are kept a few seconds in the count
- * cache (lib/count-cache.ts), which any write drops.
+ * Counts stop at 10,000 like list totals (DECISIONS D13). The answer is kept a few seconds in the count cache
+ * (lib/count-cache.ts), like list totals, and any write drops it.
  */
 export async function pendientes(deps: AppDeps, actor: Actor, query: PendientesQuery): Promise<Pendientes> {
-  const now = deps.clock.now()
-  const hoy = madridDay(now)
+  const hoy = madridDay(deps.clock.now())
+  // The answer depends on the worker (its own tasks), its role and companies (its scope), the company chosen and
+  // the day: that is its key, so a kept answer costs no statement to find.
+  const key = `pendientes\u0000${actor.id}\u0000${actor.rol}\u0000${actor.empresaIds.join(',')}\u0000${query.empresaId ?? ''}\u0000${hoy}`
+  return cachedCount(deps.db, key, () => countPendientes(deps, actor, query, hoy))
+}
+
+async function countPendientes(deps: AppDeps, actor: Actor, query: PendientesQuery, hoy: string): Promise<Pendientes> {
   const desde = madridStartOfDay(hoy)
   const hasta = madridStartOfDay(addDays(hoy, 1))
 
   const residentes = where(scopeFor(actor, 'usuarios', 'list'), enEmpresa(usuarios.viviendaId, query.empresaId))
-  const pirCounts = deps.db
+  const pir = deps.db
     .select({
       caducados: sql<string>`count(*) filter (where ${pirEstadoEs(usuarios.pirFecha, 'caducado', hoy)})`,
       porCaducar: sql<string>`count(*) filter (where ${pirEstadoEs(usuarios.pirFecha, 'aviso', hoy)})`,
     })
     .from(usuarios)
     .where(residentes)
-  const pir = cachedCount(deps.db, countKey(pirCounts), async () => (await pirCounts)[0])
+    .then((rows) => rows[0])
 
   const [pirRow, planingHoy, tareasPendientes, tareasVencidas, presupuestosPendientes] = await Promise.all([
     pir,

@@ -128,7 +128,7 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
   const toItem = (r: PageRow) => ({ ...toUsuario(r.usuario, r.vivienda), pir: pirBadge(pirFrom(r.pirFecha, now)) })
 
   // The total may come from the short count cache (lib/count-cache.ts); the rows are always fresh.
-  const slot = countSlot(deps.db, boundedTotalKey(deps.db, usuarios, condition))
+  const slot = countSlot(deps.db, boundedTotalKey(usuarios, condition))
   if (query.q && !slot.cached) {
     // A new search that finds few residents (a name): its page and total come from one scan (searchedPage).
     const found = await searchedPage(deps.db, condition, sort, limit, offset)
