@@ -8,12 +8,12 @@
  *    child process): requests/s, p50, p95, p99 and errors. In the same run, two ceilings at the same concurrency:
  *    the framework's (an authenticated route that does nothing else: the token, the worker's one-row lookup,
  *    Fastify) and the database's (the very statements one request of the call sent, captured at the driver,
- *    replayed through `pg` on a pool of the app's size, no HTTP). Each call's throughput is printed as a
- *    fraction of both.
+ *    replayed through `pg` on a pool of the app's size, no HTTP, in a child process). Each call's throughput is
+ *    printed as a fraction of both.
  * 3. The statement PDF of a month and the CSV of 100,000 log entries are files: 3 runs each, time and rows/s.
  * 4. The budget at 10 connections: p99 < 50 ms, no error, at least half the database ceiling, the process
- *    under 300 MB RSS (the process holds the app and the ceilings' small pool; autocannon runs in a child
- *    process). Login is outside it: scrypt costs ~70 ms of CPU and 16 MB per hash on purpose.
+ *    under 300 MB RSS (the process holds the app: autocannon and the database ceiling run in child
+ *    processes). Login is outside it: scrypt costs ~70 ms of CPU and 16 MB per hash on purpose.
  *
  * Results: the Markdown tables on stdout, `bench/results/all.json`, and one SVG chart per call in
  * `bench/results/all/` (requests/s and p95 against connections, both engines, with the ceilings).
@@ -496,8 +496,8 @@ interface EngineResult {
   files: FileResult[]
 }
 
-// The process's RSS, sampled every 100 ms: the app's (autocannon runs in a child process) plus the ceilings'
-// small pg pool. `peakRss` is the peak of the budgeted calls; `levelPeak` that of the current load run.
+// The process's RSS, sampled every 100 ms: the app's (autocannon and the database ceiling run in child
+// processes). `peakRss` is the peak of the budgeted calls; `levelPeak` that of the current load run.
 let peakRss = 0
 let levelPeak = 0
 const rssNow = () => {
@@ -816,7 +816,7 @@ bench.runBench(async () => {
   for (const r of results) {
     console.log(`\n### ${bench.ENGINE_NAMES[r.engine]}: ${r.describe}`)
     console.log(
-      `Seeded in ${r.seedSeconds.toFixed(0)} s; peak RSS of the process (the app and the ceilings' pool; login excepted) ${r.peakRssMb} MB (budget ${BUDGET.rssMb} MB: ${bench.yesNo(r.peakRssMb < BUDGET.rssMb)})\n`,
+      `Seeded in ${r.seedSeconds.toFixed(0)} s; peak RSS of the app's process (login excepted) ${r.peakRssMb} MB (budget ${BUDGET.rssMb} MB: ${bench.yesNo(r.peakRssMb < BUDGET.rssMb)})\n`,
     )
     console.log(table(r))
     console.log('')

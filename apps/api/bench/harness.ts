@@ -14,7 +14,6 @@ import { type ParseArgsConfig, parseArgs } from 'node:util'
 import type { Rol } from '@vb/shared'
 import { type SQL, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import pg from 'pg'
 import { buildApp } from '../src/app'
 import { type ConnectionTarget, clientConfig, type Database, type Db, openDatabase } from '../src/db/client'
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded'
@@ -424,7 +423,8 @@ export function autocannon(
  * replayed by `connections` loops through a `pg` pool of the same size, for the same time. What the app
  * adds on top (HTTP, Fastify, validation, serialisation) is the gap between the two. `warmUp` sends the
  * statements once before the clock starts. Given the statements of several requests (a search with a new term
- * each time), the loops take them in turn, as the app's requests did.
+ * each time), the loops take them in turn, as the app's requests did. It runs in a child process
+ * (ceiling-worker.mjs), like the load: its pool and rows are not the app's memory.
  */
 export async function pgCeiling(
   target: ConnectionTarget,
@@ -436,44 +436,23 @@ export async function pgCeiling(
     pool: poolSize = connections,
   }: { connections: number; duration: number; warmUp?: boolean; pool?: number },
 ): Promise<Stats & { rps: number }> {
-  const pool = new pg.Pool({ ...clientConfig(target), max: poolSize })
-  pool.on('error', () => {})
   const requests = (Array.isArray(statements[0]) ? statements : [statements]) as Captured[][]
-  let next = 0
-  const once = async () => {
-    const list = requests[next++ % requests.length] as Captured[]
-    // A transaction's statements (BEGIN … COMMIT) must share one connection, as they did in the app.
-    if (!list.some((s) => /^\s*begin\b/i.test(s.text))) {
-      for (const s of list) await pool.query(s.text, s.params)
-      return
-    }
-    const c = await pool.connect()
-    try {
-      for (const s of list) await c.query(s.text, s.params)
-    } finally {
-      c.release()
-    }
-  }
-  try {
-    if (warmUp) await once()
-    const latencies: number[] = []
-    let done = 0
-    const until = performance.now() + duration * 1000
-    const loop = async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now()
-        await once()
-        latencies.push(performance.now() - t0)
-        done++
-      }
-    }
-    const started = performance.now()
-    await Promise.all(Array.from({ length: connections }, loop))
-    const seconds = (performance.now() - started) / 1000
-    return { rps: done / seconds, ...stats(latencies) }
-  } finally {
-    await pool.end()
-  }
+  const job = { config: clientConfig(target), requests, connections, duration, warmUp, poolSize }
+  const result = await new Promise<{ rps: number; latencies: number[]; error?: string }>((resolve, reject) => {
+    // 'advanced': parameters keep their types (dates, buffers) on the way to the child.
+    const child = fork(fileURLToPath(new URL('./ceiling-worker.mjs', import.meta.url)), {
+      execArgv: [],
+      serialization: 'advanced',
+    })
+    child.send(job)
+    child.once('message', (m: { rps: number; latencies: number[]; error?: string }) => {
+      child.disconnect()
+      resolve(m)
+    })
+    child.once('error', reject)
+  })
+  if (result.error) throw new Error(result.error)
+  return { rps: result.rps, ...stats(result.latencies) }
 }
 
 /** Lets requests a load run left in flight finish before the next measurement starts. */
