@@ -305,7 +305,7 @@ export interface DefinedList<Q extends BaseListQuery, I> {
 /**
  * The list of a resource from its declarations: the worker's scope in the statement, filters, `q` on the
  * table's one search column, a case- and accent-insensitive sort with the id as the last key, the page
- * and a bounded total (a searched total may come from the short count cache).
+ * and a bounded total (which may come from the short count cache).
  */
 export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseListQuery, R, I>(
   def: ListDefinition<T, Q, R, I>,

@@ -67,7 +67,7 @@ export type TestAppOptions = Partial<AppOptions> & { clock?: Clock; database?: D
  */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { database: given, ...appOptions } = options
-  // Tests arrange data straight in SQL (factories), which no write request announces: searched totals are
+  // Tests arrange data straight in SQL (factories), which no write request announces: list totals are
   // counted every time here, except in lib/count-cache.test.ts, which turns the cache on to test it.
   setCountCacheTtl(0)
   const database = given ?? (await freshDatabase())
