@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test'
+import { chromium, type Page } from '@playwright/test'
 import { type Account, apiAs, expect, expectAccessible, loginAs, test, unique } from './fixtures'
 
 /** SPEC §2.2, §3, §4, §7; DECISIONS D9: the bell, its list and its live updates, for every role. */
@@ -124,4 +124,31 @@ test("'Marcar todas como leídas' empties the list; Notificaciones in the user m
   await expect(page.getByRole('button', { name: 'Notificaciones', exact: true }).first()).toBeVisible()
   const left = await page.request.get('/api/notificaciones', { headers: { Authorization: `Bearer ${session.token}` } })
   expect(await left.json()).toEqual([])
+})
+
+test('full page loads in a row never wait for a connection held by the stream of a page already left', async () => {
+  // As people's Chrome does, pages left go to the back-forward cache (Playwright turns that cache off by default).
+  const { launchOptions, baseURL } = test.info().project.use
+  const browser = await chromium.launch({ ...launchOptions, ignoreDefaultArgs: ['--disable-back-forward-cache'] })
+  try {
+    const page = await (await browser.newContext({ baseURL })).newPage()
+    await loginAs(page, 'admin')
+    // Each full load (a reload, an address typed) opens the bell's stream again. The browser keeps six connections
+    // per server: the stream of a page left in the cache held one, and the sixth load in a row waited a minute.
+    for (const path of [
+      '/usuarios',
+      '/viviendas',
+      '/empresas',
+      '/contactos',
+      '/trabajadores',
+      '/tareas',
+      '/planing',
+      '/inicio',
+    ]) {
+      await page.goto(path, { timeout: 15_000 })
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 })
+    }
+  } finally {
+    await browser.close()
+  }
 })

@@ -91,14 +91,34 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
 
   useEffect(() => {
     if (trabajadorId === undefined) return
-    const controller = new AbortController()
-    void followNotificationStream({
-      token: session.token,
-      onNotificacion: () => window.dispatchEvent(new Event(NOTIFICACION_EVENT)),
-      onResync: () => void refetch(),
-      signal: controller.signal,
-    })
-    return () => controller.abort()
+    let controller: AbortController | undefined
+    const follow = () => {
+      controller?.abort()
+      controller = new AbortController()
+      void followNotificationStream({
+        token: session.token,
+        onNotificacion: () => window.dispatchEvent(new Event(NOTIFICACION_EVENT)),
+        onResync: () => void refetch(),
+        signal: controller.signal,
+      })
+    }
+    // A page being left (a reload, an address typed, the back-forward cache) ends its stream at once. Left
+    // open, it kept one of the browser's six connections to this server for up to a minute, so the sixth full
+    // page load in a row waited that long for one (docs/performance.md). Back from the cache, it follows again.
+    const leave = () => controller?.abort()
+    const back = (event: PageTransitionEvent) => {
+      if (!event.persisted) return
+      follow()
+      void refetch()
+    }
+    follow()
+    window.addEventListener('pagehide', leave)
+    window.addEventListener('pageshow', back)
+    return () => {
+      window.removeEventListener('pagehide', leave)
+      window.removeEventListener('pageshow', back)
+      controller?.abort()
+    }
   }, [trabajadorId, refetch])
 
   const dismiss = useMutation({
