@@ -34,6 +34,12 @@ for (const who of ['superadmin', 'admin', 'empleado'] as Account[]) {
     await expect(todayCell(page)).toContainText('Cita médica')
     await expect(todayCell(page).getByRole('button', { name: /Taller de cocina/ })).toHaveCSS('background-color', 'rgb(0, 0, 0)')
     await expectAccessible(page)
+    // WCAG 2.5.8 (Lighthouse's target-size): each task of the grid is a target at least 24 px high.
+    const heights = await todayCell(page)
+      .locator('button.vb-chip')
+      .evaluateAll((chips) => chips.map((c) => c.getBoundingClientRect().height))
+    expect(heights.length).toBeGreaterThan(1)
+    for (const height of heights) expect(height).toBeGreaterThanOrEqual(24)
 
     await page.setViewportSize({ width: 375, height: 812 })
     await expect(page.locator('table.vb-calendar')).toHaveCount(0)
