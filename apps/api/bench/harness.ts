@@ -450,6 +450,8 @@ export async function pgCeiling(
       resolve(m)
     })
     child.once('error', reject)
+    // A child that dies before answering (out of memory, killed) fails the run instead of hanging it.
+    child.once('exit', (code, signal) => reject(new Error(`ceiling-worker.mjs ended before answering (${signal ?? code})`)))
   })
   if (result.error) throw new Error(result.error)
   return { rps: result.rps, ...stats(result.latencies) }

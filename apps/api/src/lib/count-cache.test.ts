@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { DbOrTx } from '../db/client'
+import { createNotificaciones } from '../modules/notificaciones/notificaciones.service'
 import type { TestWorker } from '../test/build-test-app'
 import { makeDocumento, makeNif, makePresupuesto, makeUsuario } from '../test/factories'
 import { testScenario } from '../test/scenario'
@@ -82,6 +83,17 @@ describe('the count cache of list totals', () => {
     const after = await pendientes()
     expect(after.pirCaducados.total).toBe(before.pirCaducados.total + 1)
     expect(after.presupuestosPendientes.total).toBe(before.presupuestosPendientes.total + 1)
+  })
+
+  it('never keeps the bell’s total: a notification no write request announced shows in its count at once', async () => {
+    setCountCacheTtl(60_000)
+    const bell = () => total(admin, `/api/trabajadores/${admin.id}/notificaciones`)
+    const before = await bell()
+    // As the daily PIR run or another process would: created straight in the database, pushed by the stream.
+    await createNotificaciones(t.db, [
+      { titulo: 'Aviso directo', descripcion: 'Sin petición', tipo: 'info', trabajadorId: admin.id },
+    ])
+    expect(await bell()).toEqual({ total: before.total + 1, rows: before.rows + 1 })
   })
 
   it('an entry expires after its time, so a write made elsewhere shows', async () => {

@@ -34,10 +34,21 @@ export async function boundedTotal(
   from: PgTable,
   condition: SQL | undefined,
 ): Promise<{ total: number; exact: boolean }> {
-  return cachedCount(db, boundedTotalKey(from, condition), async () => {
-    const [row] = await cappedCount(db, from, condition)
-    return cappedTotal(Number(row?.n ?? 0))
-  })
+  return cachedCount(db, boundedTotalKey(from, condition), () => freshBoundedTotal(db, from, condition))
+}
+
+/**
+ * boundedTotal counted now, never from the cache: for a list kept live by something other than this
+ * process's write requests (the bell, which the notification stream refreshes when the daily jobs or another
+ * process create a notification).
+ */
+export async function freshBoundedTotal(
+  db: DbOrTx,
+  from: PgTable,
+  condition: SQL | undefined,
+): Promise<{ total: number; exact: boolean }> {
+  const [row] = await cappedCount(db, from, condition)
+  return cappedTotal(Number(row?.n ?? 0))
 }
 
 /** The statement boundedTotal runs: counts at most MAX_EXACT_TOTAL + 1 matching rows (a caller may prepare it). */

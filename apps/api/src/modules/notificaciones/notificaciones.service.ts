@@ -14,7 +14,7 @@ import { notificaciones, trabajadores } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { announceNotificaciones } from '../../lib/notification-hub'
-import { boundedTotal, cappedCount, cappedTotal, logChange, pageWindow, where } from '../../lib/records'
+import { cappedCount, cappedTotal, freshBoundedTotal, logChange, pageWindow, where } from '../../lib/records'
 import { trabajadorIn } from '../../lib/scope'
 
 type Row = typeof notificaciones.$inferSelect
@@ -76,8 +76,10 @@ export async function listNotificacionesDe(deps: AppDeps, actor: Actor, trabajad
       .where(where)
       .orderBy(desc(notificaciones.fechaNotificacion), desc(notificaciones.id))
       .limit(limit),
-    // Bounded like every list's total (DECISIONS D13): the bell polls this every 15 seconds.
-    boundedTotal(deps.db, notificaciones, where),
+    // Bounded like every list's total (DECISIONS D13), but counted each time: the stream announces notifications
+    // that no write request of this process made (the daily PIR run, another process), and the bell's count
+    // must agree with its list at once.
+    freshBoundedTotal(deps.db, notificaciones, where),
   ])
   return { items: rows.map(toNotificacion), total }
 }
