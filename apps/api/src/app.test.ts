@@ -1,8 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { IncomingMessage, ServerResponse } from 'node:http'
+import { Socket } from 'node:net'
 import { sql } from 'drizzle-orm'
+import helmet from 'helmet'
 import { describe, expect, it } from 'vitest'
+import { fixedHeaders } from './app'
 import { testApp } from './test/scenario'
 
 const webDist = mkdtempSync(path.join(tmpdir(), 'vb-web-'))
@@ -22,6 +26,17 @@ describe('HTTP basics', () => {
     }
     const api = await t.app.inject({ method: 'GET', url: '/api/empresas' })
     expect(api.headers['cache-control']).toBe('no-store')
+  })
+
+  it('sets, worked out once, the very headers helmet sets on a real response', () => {
+    const options = { contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], upgradeInsecureRequests: null } } }
+    const req = new IncomingMessage(new Socket())
+    const res = new ServerResponse(req)
+    res.setHeader('X-Powered-By', 'algo')
+    helmet(options)(req, res, () => {})
+    const real = Object.fromEntries(Object.entries(res.getHeaders()).map(([k, v]) => [k, String(v)]))
+    expect(real['content-security-policy']).toBeDefined()
+    expect(fixedHeaders(helmet(options))).toEqual(real)
   })
 
   it('serves the OpenAPI document generated from the schemas, and its UI', async () => {

@@ -2,7 +2,7 @@ import jwt from '@fastify/jwt'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod'
 import helmet from 'helmet'
 import type { Db, Listen } from './db/client'
 import type { AppDeps } from './deps'
@@ -15,6 +15,7 @@ import { FileStore } from './lib/files'
 import { AttemptLimiter, type LoginLimits } from './lib/login-attempts'
 import { logMailer, type Mailer } from './lib/mailer'
 import { NotificationHub } from './lib/notification-hub'
+import { responseSerializer } from './lib/serializer'
 import { authRoutes } from './modules/auth/auth.routes'
 import { cajaUsuarioRoutes } from './modules/caja-usuario/caja-usuario.routes'
 import { contactosRoutes } from './modules/contactos/contactos.routes'
@@ -61,6 +62,11 @@ export interface AppOptions {
   trustProxy?: boolean | string
   /** A request whose body has not arrived by then is cut (30 s; shorter in a test). */
   requestTimeoutMs?: number
+  /**
+   * Write every answer both ways, compiled and through zod, and fail when they differ (lib/serializer.ts):
+   * on in the API tests.
+   */
+  checkResponses?: boolean
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -76,7 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     http: { headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: 1000 },
   })
   app.setValidatorCompiler(validatorCompiler)
-  app.setSerializerCompiler(serializerCompiler)
+  app.setSerializerCompiler(responseSerializer(options.checkResponses ?? false))
   registerErrorHandling(app)
 
   const clock = options.clock ?? systemClock
@@ -102,9 +108,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await deps.background.idle()
   })
 
-  // DECISIONS S6: CSP, no-sniff, frame denial on every response. Helmet's middleware is built once, here, and
-  // sets the same headers on every request (the Fastify plugin rebuilt it, directives parsed, per request).
-  const securityHeaders = helmet({
+  // DECISIONS S6: CSP, no-sniff, frame denial on every response. With fixed directives helmet's headers are
+  // the same for every answer, so they are worked out once, here, and set as they are (its middleware still
+  // joined the policy on every request, and the Fastify plugin rebuilt the middleware itself each time).
+  const securityHeaders = fixedHeaders(helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -123,15 +130,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: false,
+  }))
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders)
+    done()
   })
-  app.addHook('onRequest', (request, reply, done) =>
-    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
-  )
   const serveSpa = await registerWebDelivery(app, options.webDist)
   await app.register(jwt, {
     secret: options.jwtSecret,
     sign: { algorithm: 'HS256', expiresIn: deps.tokenTtl },
-    verify: { algorithms: ['HS256'] },
+    // A token verified once is remembered (fast-jwt's LRU, 1,000 tokens) until it expires or for 10 minutes:
+    // the signature is not checked again on each of its calls. Keyed by the token itself (by default it is
+    // hashed first, which costs as much as checking it); failures are never remembered. Whether its worker is
+    // still active, and its password unchanged, is still read on every call (plugins/auth.ts).
+    verify: { algorithms: ['HS256'], cache: true, cacheKeyBuilder: (token: string) => token },
   })
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
@@ -187,4 +199,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerNotFound(app, serveSpa)
   return app
+}
+
+/**
+ * The headers a connect-style middleware sets, run once on a stand-in response. Only for one whose headers
+ * do not depend on the request (helmet with fixed directives; it may also remove X-Powered-By, which Node
+ * never sets).
+ */
+export function fixedHeaders(
+  middleware: (req: never, res: never, next: (error?: unknown) => void) => void,
+): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const res = {
+    setHeader: (name: string, value: unknown) => {
+      headers[name.toLowerCase()] = String(value)
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()]
+    },
+    getHeader: (name: string) => headers[name.toLowerCase()],
+  }
+  let called = false
+  middleware({ headers: {}, method: 'GET', url: '/' } as never, res as never, (error) => {
+    if (error) throw error
+    called = true
+  })
+  if (!called) throw new Error('fixedHeaders: the middleware did not finish at once')
+  return headers
 }

@@ -80,6 +80,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     uploadsDir,
     mailer: { send: async (m) => void mails.push(m) },
     loginLimits: { perEmail: 5, perIp: 1000, windowMs: 15 * 60_000 },
+    checkResponses: true,
     ...appOptions,
   })
   await app.ready()
@@ -123,7 +124,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       return app.inject({ ...opts, headers })
     },
     anotherProcess(options = {}) {
-      return buildApp({ db: database.db, listen: database.listen, uploadsDir, jwtSecret: TEST_JWT_SECRET, ...options })
+      return buildApp({ db: database.db, listen: database.listen, uploadsDir, jwtSecret: TEST_JWT_SECRET, checkResponses: true, ...options })
     },
   }
 }

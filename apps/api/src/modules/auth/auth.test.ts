@@ -162,6 +162,18 @@ describe('tokens (DECISIONS S2)', () => {
     expect((await me(`Bearer ${w.token}`)).statusCode).toBe(200)
   })
 
+  it('checks a token verified before as carefully: another signature is refused, and it stops at its expiry', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/trabajadores/me', headers: { authorization: `Bearer ${token}` } })
+    const shortLived = t.app.jwt.sign({ sub: String(w.id), tv: 0 }, { expiresIn: 2 } as never)
+    expect((await me(shortLived)).statusCode).toBe(200)
+    expect((await me(shortLived)).statusCode).toBe(200)
+    const [h, p, signature] = shortLived.split('.')
+    expect((await me(`${h}.${p}.${signature?.slice(0, -2)}AA`)).statusCode).toBe(401)
+    await new Promise((resolve) => setTimeout(resolve, 2100))
+    expect((await me(shortLived)).statusCode).toBe(401)
+  })
+
   it('stops a token working once its worker is deactivated', async () => {
     const w = await t.worker('EMPLEADO', [])
     await t.db.update(trabajadores).set({ activo: false }).where(eq(trabajadores.id, w.id))
