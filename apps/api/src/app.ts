@@ -131,19 +131,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: false,
   }))
+  const securityHeaderList = Object.entries(securityHeaders)
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(securityHeaders)
+    // On the response itself, as helmet did: a stream that writes its own head (notifications) has them too.
+    for (const [name, value] of securityHeaderList) reply.raw.setHeader(name, value)
     done()
   })
   const serveSpa = await registerWebDelivery(app, options.webDist)
   await app.register(jwt, {
     secret: options.jwtSecret,
     sign: { algorithm: 'HS256', expiresIn: deps.tokenTtl },
-    // A token verified once is remembered (fast-jwt's LRU, 1,000 tokens) until it expires or for 10 minutes:
-    // the signature is not checked again on each of its calls. Keyed by the token itself (by default it is
-    // hashed first, which costs as much as checking it); failures are never remembered. Whether its worker is
-    // still active, and its password unchanged, is still read on every call (plugins/auth.ts).
-    verify: { algorithms: ['HS256'], cache: true, cacheKeyBuilder: (token: string) => token },
+    // A token verified once is remembered (fast-jwt's LRU of 1,000, keyed by a SHA-256 of the token) until it
+    // expires or for 10 minutes at most: its signature and claims are not checked again on each call. Failures
+    // are never remembered. Whether its worker is still active, its role, companies and password unchanged is
+    // still read on every call (plugins/auth.ts).
+    verify: { algorithms: ['HS256'], cache: true },
   })
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
