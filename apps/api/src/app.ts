@@ -111,26 +111,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // DECISIONS S6: CSP, no-sniff, frame denial on every response. With fixed directives helmet's headers are
   // the same for every answer, so they are worked out once, here, and set as they are (its middleware still
   // joined the policy on every request, and the Fastify plugin rebuilt the middleware itself each time).
-  const securityHeaders = fixedHeaders(helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
+  const securityHeaders = fixedHeaders(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'https:'],
+          fontSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
       },
-    },
-    frameguard: { action: 'deny' },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: false,
-  }))
+      frameguard: { action: 'deny' },
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: false,
+    }),
+  )
   const securityHeaderList = Object.entries(securityHeaders)
   app.addHook('onRequest', (_request, reply, done) => {
     // On the response itself, as helmet did: a stream that writes its own head (notifications) has them too.

@@ -124,7 +124,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       return app.inject({ ...opts, headers })
     },
     anotherProcess(options = {}) {
-      return buildApp({ db: database.db, listen: database.listen, uploadsDir, jwtSecret: TEST_JWT_SECRET, checkResponses: true, ...options })
+      return buildApp({
+        db: database.db,
+        listen: database.listen,
+        uploadsDir,
+        jwtSecret: TEST_JWT_SECRET,
+        checkResponses: true,
+        ...options,
+      })
     },
   }
 }

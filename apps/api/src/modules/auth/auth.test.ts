@@ -164,7 +164,8 @@ describe('tokens (DECISIONS S2)', () => {
 
   it('checks a token verified before as carefully: another signature is refused, and it stops at its expiry', async () => {
     const w = await t.worker('EMPLEADO', [])
-    const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/trabajadores/me', headers: { authorization: `Bearer ${token}` } })
+    const me = (token: string) =>
+      t.app.inject({ method: 'GET', url: '/api/trabajadores/me', headers: { authorization: `Bearer ${token}` } })
     const shortLived = t.app.jwt.sign({ sub: String(w.id), tv: 0 }, { expiresIn: 2 } as never)
     expect((await me(shortLived)).statusCode).toBe(200)
     expect((await me(shortLived)).statusCode).toBe(200)
