@@ -1,6 +1,6 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@vb/shared'
 import { useCallback, useMemo } from 'react'
-import { useSearchParams } from 'react-router'
+import { useQueryParams } from '../../lib/use-query-params'
 import type { ListParams, SortOrder } from './types'
 
 const positive = (value: string | null, max: number): number | undefined => {
@@ -25,7 +25,7 @@ export function useListState(
   /** Filters 'Limpiar' leaves alone. */
   keptKeys: readonly string[] = [],
 ) {
-  const [search, setSearch] = useSearchParams()
+  const [search, change] = useQueryParams()
   const q = search.get('q') ?? ''
   const sortParam = search.get('sort')
   const orderParam = search.get('order')
@@ -36,23 +36,6 @@ export function useListState(
   const pageSize = all ? MAX_PAGE_SIZE : (positive(search.get('pageSize'), MAX_PAGE_SIZE) ?? defaultPageSize)
   const filterValues = filterKeys.map((key) => [key, search.get(key) ?? ''] as const)
   const filtersKey = JSON.stringify(filterValues)
-
-  /** Applies changes to the query string (undefined removes a key) without a new history entry. */
-  const change = useCallback(
-    (changes: Record<string, string | undefined>) =>
-      setSearch(
-        (previous) => {
-          const next = new URLSearchParams(previous)
-          for (const [key, value] of Object.entries(changes)) {
-            if (value === undefined || value === '') next.delete(key)
-            else next.set(key, value)
-          }
-          return next
-        },
-        { replace: true, preventScrollReset: true },
-      ),
-    [setSearch],
-  )
 
   /** A new search from the user (Enter, Limpiar): page 1 with it. */
   const setQ = useCallback((value: string) => change({ q: value, page: undefined }), [change])

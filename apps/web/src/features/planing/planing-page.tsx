@@ -17,7 +17,6 @@ import {
 import { useId, useState } from 'react'
 import { Alert, Button, Card, Form, Modal } from 'react-bootstrap'
 import { type UseFormReturn, useWatch } from 'react-hook-form'
-import { useSearchParams } from 'react-router'
 import type { z } from 'zod'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { SelectField, TextField } from '../../components/form-fields'
@@ -33,6 +32,7 @@ import { errorMessage } from '../../lib/form-errors'
 import { resourceClient, useResourceMutations } from '../../lib/resource'
 import { NOTIFICACION_EVENT } from '../../lib/session'
 import { useEmpresaId } from '../../lib/use-empresa'
+import { useQueryParams } from '../../lib/use-query-params'
 import { useTrabajador } from '../../lib/use-session'
 import {
   dayTitle,
@@ -407,25 +407,13 @@ export function PlaningPage() {
   const empresaId = useEmpresaId()
   const toast = useToast()
   const wide = useMediaQuery(WIDE_QUERY)
-  const [search, setSearch] = useSearchParams()
+  const [search, change] = useQueryParams()
   const today = madridDay(new Date())
   const dayParam = search.get('dia')
   const month =
     parseMonth(search.get('mes')) ?? (dayParam && /^\d{4}-\d{2}-\d{2}$/.test(dayParam) ? monthOf(dayParam) : monthOf(today))
   const cells = monthGrid(month, today)
   const range = gridRange(month)
-  const change = (changes: Record<string, string | null>) =>
-    setSearch(
-      (prev) => {
-        const next = new URLSearchParams(prev)
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null) next.delete(k)
-          else next.set(k, v)
-        }
-        return next
-      },
-      { replace: true },
-    )
   const goTo = (m: string) => change({ mes: m === monthOf(today) ? null : m, dia: null })
 
   // The server sends the visible days only, each with its first tasks (never the whole table).

@@ -12,7 +12,6 @@ import {
 } from '@vb/shared'
 import { type ReactNode, useId } from 'react'
 import { Alert, Badge, Button, Card, CloseButton, Col, Form, Nav, Row } from 'react-bootstrap'
-import { useSearchParams } from 'react-router'
 import type { z } from 'zod'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { SelectField, TextField } from '../../components/form-fields'
@@ -26,6 +25,7 @@ import { api } from '../../lib/api-client'
 import { formatDate, madridDay } from '../../lib/format'
 import { resourceClient, useResourceMutations } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
+import { useQueryParams } from '../../lib/use-query-params'
 import { useTrabajador } from '../../lib/use-session'
 import { useCompletarTarea } from './use-completar-tarea'
 
@@ -136,7 +136,7 @@ export function TareasPage() {
   const trabajador = useTrabajador()
   const empresaId = useEmpresaId()
   const toast = useToast()
-  const [search, setSearch] = useSearchParams()
+  const [search, set] = useQueryParams()
   const selectorId = useId()
   const conSelector = trabajador !== null && trabajador.rol !== 'EMPLEADO'
   const trabajadores = useTrabajadores(conSelector)
@@ -144,18 +144,6 @@ export function TareasPage() {
   const trabajadorId = conSelector ? (elegido ?? trabajador?.id ?? null) : (trabajador?.id ?? null)
   const completadas = search.get('estado') === 'completadas'
   const page = Math.max(1, Number(search.get('page')) || 1)
-  const set = (changes: Record<string, string | null>) =>
-    setSearch(
-      (prev) => {
-        const next = new URLSearchParams(prev)
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null) next.delete(k)
-          else next.set(k, v)
-        }
-        return next
-      },
-      { replace: true },
-    )
 
   const filters = { trabajadorId, completada: completadas, empresaId }
   const tareas = useQuery({
