@@ -22,13 +22,33 @@ export function ordered(expr: SQL | AnyColumn, order: 'asc' | 'desc' | undefined
   return order === 'desc' ? desc(expr) : asc(expr)
 }
 
-/** `q` as a LIKE pattern over a `f_unaccent(lower(...))` expression; LIKE wildcards in it are literal. */
-export function likePattern(q: string): string {
-  const normalized = q
+/** `q` as the stored search texts hold theirs (`f_unaccent(lower(...))`): no accents, lower case. */
+function searchTerm(q: string): string {
+  return q
     .normalize('NFD')
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase()
-  return `%${normalized.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/** `q` as a LIKE pattern over a `f_unaccent(lower(...))` expression; LIKE wildcards in it are literal. */
+export function likePattern(q: string): string {
+  return `%${escapeLike(searchTerm(q))}%`
+}
+
+/**
+ * A stored, trigram-indexed search column (`busqueda`) that contains `q`. A term of several words asks the index
+ * for its words in order (`%lucia%sanchez%`) rather than for the phrase: the phrase's trigrams that cross a word's
+ * edge ('  s', ' sa', 'ia ') are among the commonest in a table of names, and reading their long lists in the GIN
+ * index was most of a full-name search (docs/performance.md). `strpos` then keeps the rows that hold the phrase
+ * itself, so what matches is exactly what `like '%phrase%'` matches.
+ */
+export function searchMatches(column: AnyColumn | SQL, q: string): SQL {
+  const term = searchTerm(q)
+  const words = term.split(' ').filter((w) => w !== '')
+  if (words.length < 2) return sql`${column} like ${likePattern(q)}`
+  return sql`(${column} like ${`%${words.map(escapeLike).join('%')}%`} and strpos(${column}, ${term}) > 0)`
 }
 
 /** `f_unaccent(lower(expr)) LIKE pattern` for a search text. */

@@ -10,7 +10,7 @@ import { type AttachmentColumn, attachUpload, deleteUploadRows, discardFiles, up
 import type { Actor } from './actor'
 import { type CrudRoute, type CrudService, registerCrud, type WriteContext } from './crud-routes'
 import { type PartInLog, releaseOrRefuse } from './ownership'
-import { likePattern, ordered, sortKey } from './paging'
+import { ordered, searchMatches, sortKey } from './paging'
 import {
   checkVersion,
   listPage,
@@ -322,7 +322,7 @@ export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseL
         const value = (query as Record<string, unknown>)[field]
         return value === undefined || value === null ? undefined : filter(value, actor)
       }),
-      query.q && def.search ? sql`${def.search} like ${likePattern(query.q)}` : undefined,
+      query.q && def.search ? searchMatches(def.search, query.q) : undefined,
     )
     const keys = [
       ...asList(def.sort[query.sort ?? defaultSort] ?? def.sort[defaultSort] ?? []),

@@ -125,3 +125,35 @@ describe('GET /api/usuarios?q=…: one scan or two statements, the same answer',
     }
   })
 })
+
+describe('GET /api/usuarios?q=… with several words: the phrase, as typed', () => {
+  it('finds the words together and in order, never apart or swapped, with accents and wildcards literal', async () => {
+    const home = await makeVivienda(t.db, scenario.empresaA.id)
+    const make = (nombre: string, apellidos: string) => makeUsuario(t.db, home.id, { nombre, apellidos })
+    const lucia = await make('Lucía', 'Frasesánchez Alonso')
+    const apart = await make('Lucía', 'Otra Frasesánchez')
+    const swapped = await make('Frasesánchez', 'Lucía Ruiz')
+    const literal = await make('Fra_se%', 'Comodín Pérez')
+    const ids = async (q: string) => {
+      const found: number[][] = []
+      // The index asks for the words in order (`%lucia%frasesanchez%`); the rows must hold the phrase itself,
+      // whether the page comes from one scan or from two statements.
+      for (const limit of [200, 0]) {
+        setOneScanMatches(limit)
+        found.push((await get(admin, `/api/usuarios?q=${encodeURIComponent(q)}`)).body.map((u) => u.id).sort((a, b) => a - b))
+      }
+      expect(found[0]).toEqual(found[1])
+      return found[0]
+    }
+    expect(await ids('LUCIA frasesánchez')).toEqual([lucia.id])
+    expect(await ids('lucía frasesanchez alonso')).toEqual([lucia.id])
+    expect(await ids('cía frasesánchez al')).toEqual([lucia.id])
+    // 'lucia … frasesanchez' with a word between, and the words the other way round: not the phrase.
+    expect(await ids('lucia otra frasesanchez')).toEqual([apart.id])
+    expect(await ids('frasesanchez lucia')).toEqual([swapped.id])
+    // Two spaces are not one; LIKE's wildcards are letters.
+    expect(await ids('lucia  frasesanchez')).toEqual([])
+    expect(await ids('fra_se% comodin')).toEqual([literal.id])
+    expect(await ids('fra%se comodin')).toEqual([])
+  })
+})

@@ -22,7 +22,7 @@ import { uploads, usuarios, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import { type Actor, reachesEmpresa } from '../../lib/actor'
 import { countSlot } from '../../lib/count-cache'
-import { likePattern, ordered } from '../../lib/paging'
+import { ordered, searchMatches } from '../../lib/paging'
 import { boundedTotal, boundedTotalKey, cappedTotal, lockRow, logChange, pageWindow, where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { authorize, resourceRules, scopeFor } from '../../lib/scope'
@@ -118,7 +118,7 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
       : undefined,
     query.viviendaId !== undefined ? eq(usuarios.viviendaId, query.viviendaId) : undefined,
     query.nif ? eq(usuarios.nif, normalizeNif(query.nif)) : undefined,
-    query.q ? sql`${usuarios.busqueda} like ${likePattern(query.q)}` : undefined,
+    query.q ? searchMatches(usuarios.busqueda, query.q) : undefined,
     // The start page's links: residents whose PIR has expired or expires within 30 days (SPEC §4).
     query.pir ? pirEstadoEs(usuarios.pirFecha, query.pir, madridDay(deps.clock.now())) : undefined,
   )
