@@ -1,4 +1,4 @@
-import { LOGIN_FAILED_MESSAGE, passwordMessages, RECUPERAR_MESSAGE } from '@vb/shared'
+import { LOGIN_FAILED_MESSAGE, passwordMessages, RECUPERAR_MESSAGE } from '@vb/shared/auth'
 import { accounts, DEMO_PASSWORD, expect, loginAs, test } from './fixtures'
 
 const storage = (page: import('@playwright/test').Page) =>

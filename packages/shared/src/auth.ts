@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod-es'
 
 /** SPEC §5 Login. */
 export const loginSchema = z.object({

@@ -1,8 +1,8 @@
-import { z } from 'zod'
 import { charLength, daySchema, fechaSchema, requiredId } from './common'
 import { idFilter, listQuerySchema } from './list'
 import { cantidadMessages, moneySchema, moneyValueSchema } from './money'
 import { archivoSchema, uploadIdOf } from './uploads'
+import { z } from './zod-es'
 
 /** SPEC §5 Cash movement, §8 Cash and DECISIONS D7, word for word. */
 export const cajaMessages = {

@@ -1,5 +1,5 @@
-import { z } from 'zod'
 import { HORA_PATTERN, madridDateTime, madridStartOfDay } from './dates'
+import { z } from './zod-es'
 
 /** The largest PostgreSQL `integer`: ids and counts beyond it are not ours. */
 export const MAX_ID = 2_147_483_647

@@ -1,6 +1,6 @@
-import { z } from 'zod'
 import { LETTERS, requiredId, requiredText } from './common'
 import { idFilter, listQuerySchema } from './list'
+import { z } from './zod-es'
 
 /** SPEC §3 Contact; `fotoUrl` is always the company's logo (SPEC §2.7). */
 export const contactoSchema = z.object({

@@ -1,7 +1,7 @@
-import { z } from 'zod'
 import { charLength, daySchema, fechaSchema, httpUrl, requiredId } from './common'
 import { idFilter, listQuerySchema } from './list'
 import { archivoSchema, uploadIdOf } from './uploads'
+import { z } from './zod-es'
 
 /** SPEC §5 Resident document and §8 Documents, word for word. */
 export const documentoMessages = {

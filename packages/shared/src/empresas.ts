@@ -1,7 +1,7 @@
-import { z } from 'zod'
 import { LETTERS, optionalUrl, requiredText } from './common'
 import { listQuerySchema } from './list'
 import { deletionBlockedMessage } from './ownership'
+import { z } from './zod-es'
 
 /** SPEC §3 Company. */
 export const empresaSchema = z.object({

@@ -1,5 +1,5 @@
-import { z } from 'zod'
 import { type ErrorBody, errorCodes } from './app-error'
+import { z } from './zod-es'
 
 export * from './app-error'
 

@@ -1,5 +1,5 @@
-import { z } from 'zod'
 import { idFilter } from './list'
+import { z } from './zod-es'
 
 /**
  * GET /api/inicio/pendientes: what needs the worker today, for the company chosen in the top bar (beyond

@@ -1,5 +1,5 @@
-import { z } from 'zod'
 import { ID_MESSAGE, idParam } from './common'
+import { z } from './zod-es'
 
 /** DECISIONS A4: page size at most 100; SPEC §9: screens use 10. Every list is paged. */
 export const MAX_PAGE_SIZE = 100

@@ -1,6 +1,6 @@
-import { z } from 'zod'
 import { daySchema, ID_MESSAGE, MAX_ID, requiredText } from './common'
 import { idFilter, listQuerySchema } from './list'
+import { z } from './zod-es'
 
 /** Log types (DECISIONS L1): success (create), warning (modify), error (delete), info (anything else). */
 export const logTipos = ['success', 'warning', 'error', 'info'] as const

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod-es'
 
 /**
  * DECISIONS A6: money is an exact decimal with at most 2 decimals, `numeric(12,2)` in the database, and a

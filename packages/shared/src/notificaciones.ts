@@ -1,6 +1,6 @@
-import { z } from 'zod'
 import { charLength, fechaSchema, requiredId } from './common'
 import { listQuerySchema } from './list'
+import { z } from './zod-es'
 
 /** SPEC §3 Notification types; unknown falls back to info. */
 export const notificacionTipos = ['info', 'warning', 'error', 'success', 'TAREA', 'PIR'] as const

@@ -1,5 +1,5 @@
-import { z } from 'zod'
 import { addDays, madridDay } from './dates'
+import { z } from './zod-es'
 
 /** SPEC §4 / §9: a PIR is valid 6 months from its date; warning window 30 days. */
 export const PIR_VALID_MONTHS = 6

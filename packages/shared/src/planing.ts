@@ -1,7 +1,7 @@
-import { z } from 'zod'
 import { charLength, daySchema, isRealDay, MAX_ID, requiredId } from './common'
 import { HORA_PATTERN, madridDateTime, madridDay, madridTime } from './dates'
 import { idFilter, listQuerySchema } from './list'
+import { z } from './zod-es'
 
 /** SPEC §5 Calendar task (and the texts of the /planing screen). */
 export const planingMessages = {

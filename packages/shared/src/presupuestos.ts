@@ -1,9 +1,9 @@
-import { z } from 'zod'
 import { charLength, daySchema, fechaSchema, requiredId } from './common'
 import { madridDay } from './dates'
 import { idFilter, listQuerySchema } from './list'
 import { type MoneyMessages, moneySchema, moneyValueSchema } from './money'
 import { archivoSchema, uploadIdOf } from './uploads'
+import { z } from './zod-es'
 
 /** SPEC §3 / §9: the three budget states; PENDIENTE_APROBACION on creation (SPEC §4). */
 export const presupuestoEstados = ['PENDIENTE_APROBACION', 'APROBADO', 'REALIZADO'] as const

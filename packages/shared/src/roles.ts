@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod-es'
 
 /** SPEC §6: the three roles. */
 export const roles = ['SUPERADMIN', 'ADMIN', 'EMPLEADO'] as const

@@ -1,7 +1,7 @@
-import { z } from 'zod'
 import { charLength, fechaSchema, requiredId } from './common'
 import { idFilter, listQuerySchema } from './list'
 import { rolSchema } from './roles'
+import { z } from './zod-es'
 
 /** SPEC §3, §9: task priorities, MEDIA by default. */
 export const prioridades = ['ALTA', 'MEDIA', 'BAJA'] as const

@@ -1,8 +1,8 @@
-import { z } from 'zod'
 import { httpUrl, idParam, PERSON_NAME, requiredId, requiredText } from './common'
 import { idFilter, listQuerySchema } from './list'
 import { type Rol, rolSchema } from './roles'
 import { archivoSchema, uploadIdOf } from './uploads'
+import { z } from './zod-es'
 
 /** SPEC §3 Worker, as the API returns it (DECISIONS A2: never a password hash). */
 export const trabajadorSchema = z.object({

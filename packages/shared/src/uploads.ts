@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from './zod-es'
 
 /**
  * DECISIONS S5 and D8: uploaded files. POST /api/uploads answers with `url`, the file's reference

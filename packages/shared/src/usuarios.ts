@@ -1,8 +1,8 @@
-import { z } from 'zod'
 import { optionalUrl, PERSON_NAME, requiredId, requiredText } from './common'
 import { idFilter, listQuerySchema } from './list'
 import { hasNifShape, isValidNif } from './nif'
 import { pirBadgeSchema, pirStatusSchema } from './pir'
+import { z } from './zod-es'
 
 export const gradosDependencia = ['PVS', 'PEI'] as const
 

@@ -1,6 +1,6 @@
-import { z } from 'zod'
 import { requiredId, requiredText } from './common'
 import { idFilter, idListQuery, listQuerySchema } from './list'
+import { z } from './zod-es'
 
 /** SPEC §3 Home; `empresa` is the company name, for the 'Empresa' column. */
 export const viviendaSchema = z.object({

@@ -1,4 +1,4 @@
-import { formatMoney, moneySign } from '@vb/shared'
+import { formatMoney, moneySign } from '@vb/shared/money'
 
 /** The class of an amount's colour: red below zero, green at or above (styles.css, defined once). */
 export const moneyClass = (value: string) => (moneySign(value) < 0 ? 'vb-money-negative' : 'vb-money-positive')

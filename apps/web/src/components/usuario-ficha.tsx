@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { documentoMessages, type UsuarioFicha } from '@vb/shared'
+import type { UsuarioFicha } from '@vb/shared'
+import { documentoMessages } from '@vb/shared/documentos'
 import type { ReactNode } from 'react'
 import { Alert } from 'react-bootstrap'
 import { useParams } from 'react-router'

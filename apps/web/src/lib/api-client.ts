@@ -65,7 +65,7 @@ async function request(
   let parsed: ErrorBody
   try {
     // The schema library loads with the first screen that needs it, not with the login page.
-    const { errorBodySchema } = await import('@vb/shared')
+    const { errorBodySchema } = await import('@vb/shared/errors')
     parsed = errorBodySchema.parse(await res.json())
   } catch {
     parsed = { statusCode: res.status, code: 'INTERNAL', message: 'Se ha producido un error inesperado. Inténtalo más tarde.' }

@@ -4,7 +4,7 @@ export {
   formatDateMedium,
   formatDateTime,
   formatDateTimeSeconds,
-  formatMoney,
   madridDay,
   TIME_ZONE,
-} from '@vb/shared'
+} from '@vb/shared/dates'
+export { formatMoney } from '@vb/shared/money'

@@ -1,12 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import {
-  NOTIFICATION_POLL_MS,
-  type Notificacion,
-  type NotificacionTipo,
-  notificacionLooks,
-  notificacionMessages,
-  notificacionTipoDe,
-} from '@vb/shared'
+import type { Notificacion, NotificacionTipo } from '@vb/shared'
+import { NOTIFICATION_POLL_MS, notificacionLooks, notificacionMessages, notificacionTipoDe } from '@vb/shared/notificaciones'
 import { useEffect, useState } from 'react'
 import Badge from 'react-bootstrap/Badge'
 import Button from 'react-bootstrap/Button'

@@ -1,4 +1,4 @@
-import { can } from '@vb/shared'
+import { can } from '@vb/shared/permissions'
 import { useId, useState } from 'react'
 import Alert from 'react-bootstrap/Alert'
 import Offcanvas from 'react-bootstrap/Offcanvas'

@@ -1,5 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { MAX_PAGE_SIZE, permissionMessages } from '@vb/shared'
+import { MAX_PAGE_SIZE } from '@vb/shared/list'
+import { permissionMessages } from '@vb/shared/permissions'
 import { Fragment, type Key, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { Alert, Button, Card, Form, Table } from 'react-bootstrap'
 import { ApiError } from '../../lib/api-client'

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@vb/shared'
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@vb/shared/list'
 import { useCallback, useMemo } from 'react'
 import { useQueryParams } from '../../lib/use-query-params'
 import type { ListParams, SortOrder } from './types'

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { can, type Resource } from '@vb/shared'
+import type { Resource } from '@vb/shared'
+import { can } from '@vb/shared/permissions'
 import { type ReactNode, useState } from 'react'
 import { Button, Card } from 'react-bootstrap'
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form'

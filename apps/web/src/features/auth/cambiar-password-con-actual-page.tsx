@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { type ChangePasswordForm, changePasswordFormSchema, passwordMessages } from '@vb/shared'
+import type { ChangePasswordForm } from '@vb/shared'
+import { changePasswordFormSchema, passwordMessages } from '@vb/shared/auth'
 import { useState } from 'react'
 import Alert from 'react-bootstrap/Alert'
 import Form from 'react-bootstrap/Form'

@@ -22,7 +22,7 @@ import { login } from './api'
  */
 let schemaResolver: Promise<Resolver<LoginInput>> | undefined
 const loadResolver = () => {
-  schemaResolver ??= Promise.all([import('@hookform/resolvers/zod'), import('@vb/shared')]).then(
+  schemaResolver ??= Promise.all([import('@hookform/resolvers/zod'), import('@vb/shared/auth')]).then(
     ([{ zodResolver }, { loginSchema }]) => zodResolver(loginSchema) as Resolver<LoginInput>,
   )
   return schemaResolver

@@ -1,11 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import {
-  type NewPasswordForm,
-  newPasswordFormSchema,
-  passwordMessages,
-  RECUPERAR_MESSAGE,
-  recuperarPasswordSchema,
-} from '@vb/shared'
+import type { NewPasswordForm } from '@vb/shared'
+import { newPasswordFormSchema, passwordMessages, RECUPERAR_MESSAGE, recuperarPasswordSchema } from '@vb/shared/auth'
 import { useEffect, useState } from 'react'
 import Alert from 'react-bootstrap/Alert'
 import Button from 'react-bootstrap/Button'

@@ -1,15 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
-import {
-  CAJA_HEADERS,
-  cajaMessages,
-  formatMoney,
-  lastFullMonth,
-  type MovimientoCajaCreate,
-  type MovimientoCajaListItem,
-  madridDay,
-  movimientoCajaCreateSchema,
-  type UsuarioFicha,
-} from '@vb/shared'
+import type { MovimientoCajaCreate, MovimientoCajaListItem, UsuarioFicha } from '@vb/shared'
+import { CAJA_HEADERS, cajaMessages, movimientoCajaCreateSchema } from '@vb/shared/caja'
+import { lastFullMonth, madridDay } from '@vb/shared/dates'
+import { formatMoney } from '@vb/shared/money'
 import { useState } from 'react'
 import { Button, Spinner } from 'react-bootstrap'
 import { useSearchParams } from 'react-router'

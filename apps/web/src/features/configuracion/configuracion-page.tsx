@@ -1,4 +1,4 @@
-import { can } from '@vb/shared'
+import { can } from '@vb/shared/permissions'
 import Card from 'react-bootstrap/Card'
 import Col from 'react-bootstrap/Col'
 import Row from 'react-bootstrap/Row'

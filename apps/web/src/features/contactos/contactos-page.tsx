@@ -1,4 +1,5 @@
-import { type Contacto, type ContactoCreate, contactoCreateSchema, contactoMessages } from '@vb/shared'
+import type { Contacto, ContactoCreate } from '@vb/shared'
+import { contactoCreateSchema, contactoMessages } from '@vb/shared/contactos'
 import { EmpresaField } from '../../components/empresa-field'
 import { EntityImage } from '../../components/entity-image'
 import { TextField } from '../../components/form-fields'

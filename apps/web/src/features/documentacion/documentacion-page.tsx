@@ -1,13 +1,7 @@
-import {
-  type Documento,
-  type DocumentoCreate,
-  documentoCreateSchema,
-  documentoMessages,
-  madridDay,
-  type PirStatus,
-  pirLabel,
-  type UsuarioFicha,
-} from '@vb/shared'
+import type { Documento, DocumentoCreate, PirStatus, UsuarioFicha } from '@vb/shared'
+import { madridDay } from '@vb/shared/dates'
+import { documentoCreateSchema, documentoMessages } from '@vb/shared/documentos'
+import { pirLabel } from '@vb/shared/pir'
 import { useState } from 'react'
 import { Button, Card } from 'react-bootstrap'
 import type { z } from 'zod'

@@ -1,4 +1,5 @@
-import { type Empresa, type EmpresaCreate, empresaCreateSchema, empresaMessages } from '@vb/shared'
+import type { Empresa, EmpresaCreate } from '@vb/shared'
+import { empresaCreateSchema, empresaMessages } from '@vb/shared/empresas'
 import { EntityImage } from '../../components/entity-image'
 import { TextField } from '../../components/form-fields'
 import type { Column } from '../../components/list'

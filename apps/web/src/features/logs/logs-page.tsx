@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { type Log, type LogTipo, logMessages, logTipoLabels, logTipos, type Trabajador } from '@vb/shared'
+import type { Log, LogTipo, Trabajador } from '@vb/shared'
+import { logMessages, logTipoLabels, logTipos } from '@vb/shared/logs'
 import { useState } from 'react'
 import { Badge, Button, Card, Spinner, Table } from 'react-bootstrap'
 import { Icon } from '../../components/icon'

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useQueryClient } from '@tanstack/react-query'
-import { type AjustesUsuario, ajustesUsuarioSchema, type Trabajador, trabajadorMessages } from '@vb/shared'
+import type { AjustesUsuario, Trabajador } from '@vb/shared'
+import { ajustesUsuarioSchema, trabajadorMessages } from '@vb/shared/trabajadores'
 import { useEffect, useState } from 'react'
 import { Alert, Button, Card, Form, Spinner } from 'react-bootstrap'
 import { useForm } from 'react-hook-form'

@@ -1,4 +1,5 @@
-import { type Trabajador, trabajadorMessages } from '@vb/shared'
+import type { Trabajador } from '@vb/shared'
+import { trabajadorMessages } from '@vb/shared/trabajadores'
 import { Alert, Card, Col, Row } from 'react-bootstrap'
 import { Link } from 'react-router'
 import { paths } from '../../app/paths'

@@ -1,4 +1,4 @@
-import { madridDateTime } from '@vb/shared'
+import { madridDateTime } from '@vb/shared/dates'
 import { describe, expect, it } from 'vitest'
 import { dayTitle, GRID_CELLS, gridRange, monthGrid, monthTitle, parseMonth, shiftMonth, tasksByDay } from './month-grid'
 

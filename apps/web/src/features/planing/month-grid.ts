@@ -1,4 +1,4 @@
-import { addDays, madridDay } from '@vb/shared'
+import { addDays, madridDay } from '@vb/shared/dates'
 
 /**
  * SPEC §2.9, §9: the month grid of the calendar, as pure functions (no React, no clock): 42 cells, six weeks

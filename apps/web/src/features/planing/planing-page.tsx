@@ -1,19 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import {
-  type CalendarioDia,
-  can,
-  type Empresa,
-  madridDay,
-  madridTime,
-  type PlaningTarea,
-  type PlaningTareaForm,
-  planingColor,
-  planingMessages,
-  planingTareaCreateSchema,
-  TODOS,
-  type Usuario,
-  usuarioColor,
-} from '@vb/shared'
+import type { CalendarioDia, Empresa, PlaningTarea, PlaningTareaForm, Usuario } from '@vb/shared'
+import { madridDay, madridTime } from '@vb/shared/dates'
+import { can } from '@vb/shared/permissions'
+import { planingColor, planingMessages, planingTareaCreateSchema, TODOS, usuarioColor } from '@vb/shared/planing'
 import { useId, useState } from 'react'
 import { Alert, Button, Card, Form, Modal } from 'react-bootstrap'
 import { type UseFormReturn, useWatch } from 'react-hook-form'

@@ -1,17 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
+import type { Presupuesto, PresupuestoEstado, Vivienda } from '@vb/shared'
+import { madridDay, madridTime } from '@vb/shared/dates'
+import { formatMoney } from '@vb/shared/money'
 import {
-  formatMoney,
-  madridDay,
-  madridTime,
-  type Presupuesto,
-  type PresupuestoEstado,
   presupuestoEstadoLabels,
   presupuestoEstados,
   presupuestoEstadoVariants,
   presupuestoFormSchema,
   presupuestoMessages,
-  type Vivienda,
-} from '@vb/shared'
+} from '@vb/shared/presupuestos'
 import { Badge } from 'react-bootstrap'
 import { useSearchParams } from 'react-router'
 import type { z } from 'zod'

@@ -1,15 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import {
-  can,
-  type Prioridad,
-  prioridades,
-  prioridadVariants,
-  type TareaTrabajador,
-  type TrabajadorAsignable,
-  tareaMessages,
-  tareaTrabajadorCreateSchema,
-  type Vivienda,
-} from '@vb/shared'
+import type { Prioridad, TareaTrabajador, TrabajadorAsignable, Vivienda } from '@vb/shared'
+import { can } from '@vb/shared/permissions'
+import { prioridades, prioridadVariants, tareaMessages, tareaTrabajadorCreateSchema } from '@vb/shared/tareas'
 import { type ReactNode, useId } from 'react'
 import { Alert, Badge, Button, Card, CloseButton, Col, Form, Nav, Row } from 'react-bootstrap'
 import type { z } from 'zod'

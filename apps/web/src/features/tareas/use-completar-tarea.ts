@@ -1,5 +1,6 @@
 import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query'
-import { type TareaTrabajador, tareaMessages } from '@vb/shared'
+import type { TareaTrabajador } from '@vb/shared'
+import { tareaMessages } from '@vb/shared/tareas'
 import { useToast } from '../../components/toasts'
 import type { Page } from '../../lib/api-client'
 import { staleAfterChange } from '../../lib/resource'

@@ -1,14 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import {
-  can,
-  type Empresa,
-  roles,
-  rolLabels,
-  type Trabajador,
-  type TrabajadorCreateInput,
-  trabajadorCreateSchema,
-  trabajadorMessages,
-} from '@vb/shared'
+import type { Empresa, Trabajador, TrabajadorCreateInput } from '@vb/shared'
+import { can } from '@vb/shared/permissions'
+import { roles } from '@vb/shared/roles'
+import { rolLabels, trabajadorCreateSchema, trabajadorMessages } from '@vb/shared/trabajadores'
 import { useState } from 'react'
 import type { z } from 'zod'
 import { paths } from '../../app/paths'

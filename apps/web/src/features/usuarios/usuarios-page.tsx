@@ -1,12 +1,6 @@
-import {
-  type PirBadge,
-  pirLabel,
-  type Usuario,
-  type UsuarioCreate,
-  type UsuarioListItem,
-  usuarioCreateSchema,
-  usuarioMessages,
-} from '@vb/shared'
+import type { PirBadge, Usuario, UsuarioCreate, UsuarioListItem } from '@vb/shared'
+import { pirLabel } from '@vb/shared/pir'
+import { usuarioCreateSchema, usuarioMessages } from '@vb/shared/usuarios'
 import { Badge } from 'react-bootstrap'
 import { SelectField, TextField } from '../../components/form-fields'
 import type { Column, RowAction } from '../../components/list'

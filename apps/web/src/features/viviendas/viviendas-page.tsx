@@ -1,4 +1,5 @@
-import { type Vivienda, type ViviendaCreate, viviendaCreateSchema, viviendaMessages } from '@vb/shared'
+import type { Vivienda, ViviendaCreate } from '@vb/shared'
+import { viviendaCreateSchema, viviendaMessages } from '@vb/shared/viviendas'
 import { EmpresaField } from '../../components/empresa-field'
 import { TextField } from '../../components/form-fields'
 import type { Column } from '../../components/list'
