@@ -1,6 +1,7 @@
 import { charLength, daySchema, fechaSchema, requiredId } from './common'
 import { idFilter, listQuerySchema } from './list'
-import { cantidadMessages, moneySchema, moneyValueSchema } from './money'
+import { cantidadMessages } from './money'
+import { moneySchema, moneyValueSchema } from './money-schema'
 import { archivoSchema, uploadIdOf } from './uploads'
 import { z } from './zod-es'
 

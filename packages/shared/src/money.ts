@@ -1,5 +1,3 @@
-import { z } from './zod-es'
-
 /**
  * DECISIONS A6: money is an exact decimal with at most 2 decimals, `numeric(12,2)` in the database, and a
  * decimal string ('1234.50') on the wire and in code: never a JavaScript float on a server path.
@@ -59,23 +57,6 @@ export function parseMoney(input: unknown, rules: { allowZero: boolean; positive
   if (sign === '-' && !zero && rules.positive) return { ok: false, message: 'positivo' }
   return { ok: true, value: `${sign === '-' && !zero ? '-' : ''}${integer}.${cents}` }
 }
-
-/**
- * The one money schema: accepts a string or a number, outputs the normalised decimal string, and answers
- * each broken rule with the resource's own message.
- */
-export function moneySchema(messages: MoneyMessages, rules: { allowZero?: boolean; positive?: boolean } = {}) {
-  const r = { allowZero: rules.allowZero ?? false, positive: rules.positive ?? false }
-  return z.unknown().transform((input, ctx) => {
-    const parsed = parseMoney(input, r)
-    if (parsed.ok) return parsed.value
-    ctx.addIssue({ code: 'custom', message: messages[parsed.message] ?? messages.numero })
-    return z.NEVER
-  })
-}
-
-/** Schema of an amount the API returns: the decimal string PostgreSQL gives for numeric(12,2). */
-export const moneyValueSchema = z.string().regex(/^-?\d+\.\d{2}$/)
 
 const moneyFormat = new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 })
 

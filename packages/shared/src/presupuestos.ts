@@ -1,7 +1,8 @@
 import { charLength, daySchema, fechaSchema, requiredId } from './common'
 import { madridDay } from './dates'
 import { idFilter, listQuerySchema } from './list'
-import { type MoneyMessages, moneySchema, moneyValueSchema } from './money'
+import type { MoneyMessages } from './money'
+import { moneySchema, moneyValueSchema } from './money-schema'
 import { archivoSchema, uploadIdOf } from './uploads'
 import { z } from './zod-es'
 

@@ -19,7 +19,8 @@ describe("the web app's imports of @vb/shared", () => {
     const offending: string[] = []
     for (const file of files(src)) {
       const text = readFileSync(file, 'utf8')
-      const statements = text.match(/(?:import|export)\s*(?:type\s*)?\{[^}]*\}\s*from\s*'@vb\/shared'|import\(\s*'@vb\/shared'\s*\)/g) ?? []
+      const statements =
+        text.match(/(?:import|export)\s*(?:type\s*)?\{[^}]*\}\s*from\s*'@vb\/shared'|import\(\s*'@vb\/shared'\s*\)/g) ?? []
       for (const statement of statements) {
         if (/^import\s+type\s*\{/.test(statement)) continue
         offending.push(`${path.relative(src, file)}: ${statement.replace(/\s+/g, ' ')}`)

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Notificacion, NotificacionTipo } from '@vb/shared'
-import { NOTIFICATION_POLL_MS, notificacionLooks, notificacionMessages, notificacionTipoDe } from '@vb/shared/notificaciones'
+import { NOTIFICATION_POLL_MS, notificacionLooks, notificacionMessages, notificacionTipoDe } from '@vb/shared/notificacion-tipos'
 import { useEffect, useState } from 'react'
 import Badge from 'react-bootstrap/Badge'
 import Button from 'react-bootstrap/Button'
