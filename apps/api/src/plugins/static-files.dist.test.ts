@@ -89,6 +89,19 @@ describe('the built web app', () => {
     for (const file of js) expect(readFileSync(path.join(webDist, file), 'utf8'), file).not.toContain('ZodObject')
   })
 
+  it('leaves the schema library out of the shell and the start page: only a screen with a form loads it', () => {
+    // The shell is on every screen after login, and /inicio is where a login lands (docs/performance.md).
+    for (const screen of ['src/app/layout/shell.tsx', 'src/features/inicio/inicio-page.tsx']) {
+      expect(manifest[screen], screen).toBeDefined()
+      const js = [...staticClosure(screen)].map((k) => (manifest[k] as ManifestChunk).file)
+      for (const file of js)
+        expect(readFileSync(path.join(webDist, file), 'utf8'), `${screen}: ${file}`).not.toContain('ZodObject')
+    }
+    // …and a screen with a form still has it (the check above would pass on a build that has no zod anywhere).
+    const withForm = [...staticClosure('src/features/usuarios/usuarios-page.tsx')].map((k) => (manifest[k] as ManifestChunk).file)
+    expect(withForm.some((file) => readFileSync(path.join(webDist, file), 'utf8').includes('ZodObject'))).toBe(true)
+  })
+
   it('loads the shell and the list screens on demand, never with the entry chunk', () => {
     const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry) as string
     const closure = staticClosure(entryKey)
