@@ -52,6 +52,19 @@ describe('useQueryParams', () => {
     expect(shown).toBe('vivienda=4&estado=PENDIENTE&q=grifo')
   })
 
+  it('forgets a change once it is shown: back at the address it started from, the next change starts there', async () => {
+    const router = mount('/lista?vivienda=3')
+    await settle()
+    act(() => change({ estado: 'APROBADO' }))
+    await settle()
+    expect(shown).toBe('vivienda=3&estado=APROBADO')
+    // An older entry of the history with the very address the change started from.
+    await act(() => router.navigate('/lista?vivienda=3'))
+    act(() => change({ q: 'grifo' }))
+    await settle()
+    expect(shown).toBe('vivienda=3&q=grifo')
+  })
+
   it("removes keys given undefined, null or ''", async () => {
     mount('/lista?a=1&b=2&c=3&d=4')
     await settle()

@@ -1,4 +1,4 @@
-import { useCallback, useRef } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
 import { useSearchParams } from 'react-router'
 
 /** A change to the query string: a value sets its key, `undefined`, `null` or '' removes it. */
@@ -17,6 +17,11 @@ export type QueryChanges = Record<string, string | null | undefined>
 export function useQueryParams() {
   const [search, setSearch] = useSearchParams()
   const queued = useRef<{ from: string; to: string } | null>(null)
+  // Once a render shows the change, it is no longer pending: a later address equal to its `from` (Back to an
+  // older entry) is then taken as it is.
+  useEffect(() => {
+    if (queued.current && queued.current.to === `?${search.toString()}`) queued.current = null
+  }, [search])
 
   const change = useCallback(
     (changes: QueryChanges) => {
