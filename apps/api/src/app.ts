@@ -15,6 +15,7 @@ import { FileStore } from './lib/files'
 import { AttemptLimiter, type LoginLimits } from './lib/login-attempts'
 import { logMailer, type Mailer } from './lib/mailer'
 import { NotificationHub } from './lib/notification-hub'
+import { checkRowMapping } from './lib/select-rows'
 import { responseSerializer } from './lib/serializer'
 import { authRoutes } from './modules/auth/auth.routes'
 import { cajaUsuarioRoutes } from './modules/caja-usuario/caja-usuario.routes'
@@ -63,8 +64,8 @@ export interface AppOptions {
   /** A request whose body has not arrived by then is cut (30 s; shorter in a test). */
   requestTimeoutMs?: number
   /**
-   * Write every answer both ways, compiled and through zod, and fail when they differ (lib/serializer.ts):
-   * on in the API tests.
+   * Write every answer both ways, compiled and through zod, and fail when they differ (lib/serializer.ts),
+   * and map every list row both ways (lib/select-rows.ts): on in the API tests.
    */
   checkResponses?: boolean
 }
@@ -83,6 +84,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(responseSerializer(options.checkResponses ?? false))
+  // The same check for list rows mapped without Drizzle's per-row walk (lib/select-rows.ts).
+  if (options.checkResponses) checkRowMapping(true)
   registerErrorHandling(app)
 
   const clock = options.clock ?? systemClock

@@ -23,6 +23,7 @@ import {
   where,
 } from './records'
 import { resourceRules, scopeFor } from './scope'
+import { selectRows } from './select-rows'
 
 /**
  * A resource from its declarations (docs/adding-a-resource.md). One `defineResource` gives the five calls of
@@ -345,7 +346,7 @@ export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseL
         .offset(offset)
       return listPage(
         deps.db,
-        rows.then((r: unknown[]) => r.map((row) => def.toItem(row as R, { deps, actor }))),
+        selectRows(rows as PromiseLike<unknown[]>).then((r) => r.map((row) => def.toItem(row as R, { deps, actor }))),
         { from: table, where: condition },
       )
     },

@@ -22,6 +22,7 @@ import type { FileStore } from '../../lib/files'
 import { matches, ordered, sortKey } from '../../lib/paging'
 import { checkVersion, listPage, lockRow, logChange, nextVersion, notFound, pageWindow, where } from '../../lib/records'
 import { scopeFor } from '../../lib/scope'
+import { selectRows } from '../../lib/select-rows'
 import { notifyPir } from '../pir/pir.service'
 import { archivoOf, attachUpload, deleteUploadRows, discardFiles, type UploadRow, uploadOf } from '../uploads/uploads.service'
 import { titularOf, type UsuarioTitular } from '../usuarios/usuarios.service'
@@ -115,7 +116,7 @@ export async function listDocumentos(deps: AppDeps, actor: Actor, query: Documen
     .offset(offset)
   return listPage(
     deps.db,
-    rows.then((r) => r.map((x) => toDocumento(deps.files, actor, x.documento, x.upload))),
+    selectRows(rows).then((r) => r.map((x) => toDocumento(deps.files, actor, x.documento, x.upload))),
     { from: documentosUsuario, where: condition },
   )
 }

@@ -26,6 +26,7 @@ import { ordered, searchMatches } from '../../lib/paging'
 import { boundedTotal, boundedTotalKey, cappedTotal, lockRow, logChange, pageWindow, where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { authorize, resourceRules, scopeFor } from '../../lib/scope'
+import { selectRows } from '../../lib/select-rows'
 import { pirBadge, pirEstadoEs, pirFrom, pirStatusOf } from '../pir/pir.service'
 import { discardFiles } from '../uploads/uploads.service'
 import { findVivienda } from '../viviendas/viviendas.service'
@@ -140,7 +141,7 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
   }
 
   const [rows, { total, exact }] = await Promise.all([
-    withHomes(deps.db, pageOf(deps.db, condition, sort, limit, offset), sort),
+    selectRows(withHomes(deps.db, pageOf(deps.db, condition, sort, limit, offset), sort)),
     slot.cached ?? boundedTotal(deps.db, usuarios, condition),
   ])
   return { items: rows.map(toItem), total, exact }
@@ -225,13 +226,15 @@ async function searchedPage(
     .limit(limit)
     .offset(offset)
     .as('u')
-  const rows = await db
-    .with(m, t)
-    .select({ n: t.n, ...pageRow(page) })
-    .from(t)
-    .leftJoinLateral(page, sql`true`)
-    .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
-    .orderBy(...sort(page))
+  const rows = await selectRows(
+    db
+      .with(m, t)
+      .select({ n: t.n, ...pageRow(page) })
+      .from(t)
+      .leftJoinLateral(page, sql`true`)
+      .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
+      .orderBy(...sort(page)),
+  )
   const n = Number(rows[0]?.n ?? 0)
   if (n > oneScanMatches) return undefined
   return { rows: rows.filter((r) => r.usuario !== null) as PageRow[], n }

@@ -1,0 +1,83 @@
+import * as drizzle from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, describe, expect, it } from 'vitest'
+import { usuarios, viviendas } from '../db/schema'
+import { buildTestApp } from '../test/build-test-app'
+import { makeEmpresa, makeUsuario, makeVivienda } from '../test/factories'
+import { checkRowMapping, rowMapper, selectRows } from './select-rows'
+
+const { mapResultRow } = drizzle as unknown as {
+  mapResultRow: (fields: unknown, row: unknown[], joins?: Record<string, boolean>) => Record<string, unknown>
+}
+
+const t = await buildTestApp()
+afterAll(() => t.close())
+const empresa = await makeEmpresa(t.db)
+const casa = await makeVivienda(t.db, empresa.id, { nombre: 'Casa Filas' })
+const conCasa = await makeUsuario(t.db, casa.id, { nombre: 'Rosa', apellidos: 'Filas' })
+const sinCasa = await makeUsuario(t.db, null, { nombre: 'Nadia', apellidos: 'Filas' })
+
+/** A select with whole tables, nested fields, SQL fields, timestamps and a left join that may find nothing. */
+const query = () =>
+  t.db
+    .select({
+      usuario: usuarios,
+      vivienda: { id: viviendas.id, nombre: viviendas.nombre, creada: viviendas.createdAt },
+      n: sql<number>`count(*) over ()`.mapWith(Number),
+      texto: sql<string>`${usuarios.nombre} || ' ' || ${usuarios.apellidos}`,
+    })
+    .from(usuarios)
+    .leftJoin(viviendas, eq(viviendas.id, usuarios.viviendaId))
+    .where(sql`${usuarios.apellidos} = 'Filas'`)
+    .orderBy(usuarios.id)
+
+describe('selectRows: a list page mapped once per statement, as Drizzle maps it', () => {
+  it('gives the very rows Drizzle gives: nested objects, decoded values, a missing left join as null', async () => {
+    const ours = await selectRows(query())
+    const theirs = await query()
+    expect(ours).toEqual(theirs)
+    expect(ours[0]).toMatchObject({ usuario: { id: conCasa.id }, vivienda: { id: casa.id, nombre: 'Casa Filas' } })
+    expect(ours[0]?.usuario.createdAt).toBeInstanceOf(Date)
+    expect(ours[0]?.n).toBe(ours.length)
+    expect(ours.find((r) => r.usuario.id === sinCasa.id)?.vivienda).toBeNull()
+  })
+
+  it('maps raw rows exactly as mapResultRow, also a joined row whose every field is null', async () => {
+    type Prepared = {
+      client: { query: (c: unknown, p: unknown[]) => Promise<{ rows: unknown[][] }> }
+      queryConfig: unknown
+      params: unknown[]
+      fields: Array<{ path: string[] }>
+      joinsNotNullableMap: Record<string, boolean>
+    }
+    const prepared = (query() as unknown as { _prepare: () => Prepared })._prepare()
+    const { rows } = await prepared.client.query(prepared.queryConfig, prepared.params)
+    const joined = prepared.fields.flatMap((f, i) => (f.path[0] === 'vivienda' ? [i] : []))
+    const emptied = rows.map((row) => row.map((v, i) => (joined.includes(i) ? null : v)))
+    const map = rowMapper(prepared.fields as never, prepared.joinsNotNullableMap)
+    expect(rows.length).toBeGreaterThanOrEqual(2)
+    for (const row of [...rows, ...emptied]) {
+      expect(map(row)).toEqual(mapResultRow(prepared.fields, row, prepared.joinsNotNullableMap))
+    }
+    expect(map(emptied[0] as unknown[]).vivienda).toBeNull()
+  })
+
+  it('with the check on (the API tests), a row our mapper gives differently throws', async () => {
+    checkRowMapping(true)
+    const spy = drizzle.Column.prototype as unknown as { mapFromDriverValue: (v: unknown) => unknown }
+    const original = spy.mapFromDriverValue
+    // A decoder that answers differently on each call: the two mappings of one row then differ.
+    let calls = 0
+    spy.mapFromDriverValue = function (this: unknown, v: unknown) {
+      calls++
+      return calls % 2 ? original.call(this, v) : `${String(original.call(this, v))}!`
+    }
+    try {
+      await expect(selectRows(t.db.select({ nombre: usuarios.nombre }).from(usuarios).limit(1))).rejects.toThrow(
+        /mapped differently/,
+      )
+    } finally {
+      spy.mapFromDriverValue = original
+    }
+  })
+})
