@@ -23,7 +23,7 @@ import {
   where,
 } from './records'
 import { resourceRules, scopeFor } from './scope'
-import { selectRows } from './select-rows'
+import { selectPage } from './select-rows'
 
 /**
  * A resource from its declarations (docs/adding-a-resource.md). One `defineResource` gives the five calls of
@@ -339,14 +339,23 @@ export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseL
     async list(deps, actor, query) {
       const { where: condition, orderBy } = statement(actor, query)
       const { limit, offset } = pageWindow(query)
-      const rows = read(deps.db)
-        .where(condition)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset)
+      // The statement differs between calls only in its condition, page and (below) sort: built once per sort.
+      const rows = selectPage(
+        deps.db,
+        `${name}:${String(query.sort)}:${String(query.order)}`,
+        (c, l, o) =>
+          read(deps.db)
+            .where(c)
+            .orderBy(...orderBy)
+            .limit(l)
+            .offset(o) as unknown as PromiseLike<unknown[]>,
+        condition,
+        limit,
+        offset,
+      )
       return listPage(
         deps.db,
-        selectRows(rows as PromiseLike<unknown[]>).then((r) => r.map((row) => def.toItem(row as R, { deps, actor }))),
+        rows.then((r) => r.map((row) => def.toItem(row as R, { deps, actor }))),
         { from: table, where: condition },
       )
     },

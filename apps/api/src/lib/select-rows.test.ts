@@ -1,10 +1,10 @@
 import * as drizzle from 'drizzle-orm'
-import { eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, like, type SQL, sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { usuarios, viviendas } from '../db/schema'
 import { buildTestApp } from '../test/build-test-app'
 import { makeEmpresa, makeUsuario, makeVivienda } from '../test/factories'
-import { checkRowMapping, rowMapper, selectRows } from './select-rows'
+import { checkRowMapping, rowMapper, selectPage, selectRows } from './select-rows'
 
 const { mapResultRow } = drizzle as unknown as {
   mapResultRow: (fields: unknown, row: unknown[], joins?: Record<string, boolean>) => Record<string, unknown>
@@ -79,5 +79,62 @@ describe('selectRows: a list page mapped once per statement, as Drizzle maps it'
     } finally {
       spy.mapFromDriverValue = original
     }
+  })
+})
+
+describe('selectPage: the statement built once per shape, each call rendering its condition into it', () => {
+  const build =
+    (order: 'asc' | 'desc') => (c: SQL | undefined, l: number | drizzle.Placeholder, o: number | drizzle.Placeholder) =>
+      t.db
+        .select({ usuario: usuarios, vivienda: { id: viviendas.id, nombre: viviendas.nombre } })
+        .from(usuarios)
+        .leftJoin(viviendas, eq(viviendas.id, usuarios.viviendaId))
+        .where(c)
+        .orderBy(order === 'asc' ? asc(usuarios.nombre) : desc(usuarios.nombre), asc(usuarios.id))
+        .limit(l)
+        .offset(o)
+  const conditions: Array<SQL | undefined> = [
+    undefined,
+    sql`${usuarios.apellidos} = ${'Filas'}`,
+    and(like(usuarios.apellidos, 'Fil%'), sql`${usuarios.id} > ${0}`, sql`${usuarios.nombre} <> ${'x'}`),
+  ]
+
+  it('gives what Drizzle gives for each condition, order and page, the first page (no OFFSET) included', async () => {
+    checkRowMapping(true)
+    for (const order of ['asc', 'desc'] as const) {
+      for (const condition of conditions) {
+        for (const [limit, offset] of [
+          [1, 0],
+          [1, 1],
+          [20, 0],
+          [2, 1],
+        ] as const) {
+          const ours = await selectPage(t.db, `prueba:${order}`, build(order), condition, limit, offset)
+          expect(ours).toEqual(await build(order)(condition, limit, offset))
+        }
+      }
+    }
+  })
+
+  it('runs as Drizzle builds it a statement with parameters outside its condition and page', async () => {
+    const withParam = (c: SQL | undefined, l: number | drizzle.Placeholder, o: number | drizzle.Placeholder) =>
+      t.db
+        .select({ id: usuarios.id, saludo: sql<string>`${'Hola '} || ${usuarios.nombre}` })
+        .from(usuarios)
+        .where(c)
+        .orderBy(usuarios.id)
+        .limit(l)
+        .offset(o)
+    const condition = sql`${usuarios.apellidos} = ${'Filas'}`
+    expect(await selectPage(t.db, 'prueba:param', withParam, condition, 5, 0)).toEqual([
+      { id: conCasa.id, saludo: 'Hola Rosa' },
+      { id: sinCasa.id, saludo: 'Hola Nadia' },
+    ])
+  })
+
+  it('with the check on, a template that does not match the statement Drizzle builds throws', async () => {
+    // The same shape name for two different statements: the second call meets the first one's template.
+    await selectPage(t.db, 'prueba:mal', build('asc'), conditions[1], 1, 0)
+    await expect(selectPage(t.db, 'prueba:mal', build('desc'), conditions[1], 1, 0)).rejects.toThrow(/differs from Drizzle's/)
   })
 })

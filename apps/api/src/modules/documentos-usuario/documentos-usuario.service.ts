@@ -22,7 +22,7 @@ import type { FileStore } from '../../lib/files'
 import { matches, ordered, sortKey } from '../../lib/paging'
 import { checkVersion, listPage, lockRow, logChange, nextVersion, notFound, pageWindow, where } from '../../lib/records'
 import { scopeFor } from '../../lib/scope'
-import { selectRows } from '../../lib/select-rows'
+import { selectPage } from '../../lib/select-rows'
 import { notifyPir } from '../pir/pir.service'
 import { archivoOf, attachUpload, deleteUploadRows, discardFiles, type UploadRow, uploadOf } from '../uploads/uploads.service'
 import { titularOf, type UsuarioTitular } from '../usuarios/usuarios.service'
@@ -109,14 +109,23 @@ export async function listDocumentos(deps: AppDeps, actor: Actor, query: Documen
       ? [sortKey(documentosUsuario.titulo), documentosUsuario.id]
       : [documentosUsuario.fecha, documentosUsuario.id]
   const { limit, offset } = pageWindow(query)
-  const rows = selectWithUpload(deps.db)
-    .where(condition)
-    .orderBy(...keys.map((k) => ordered(k, order)))
-    .limit(limit)
-    .offset(offset)
+  // Built once per sort and order; each call renders its condition into it (lib/select-rows.ts).
+  const rows = selectPage(
+    deps.db,
+    `documentos:${query.sort === 'titulo' ? 'titulo' : 'fecha'}:${order}`,
+    (c, l, o) =>
+      selectWithUpload(deps.db)
+        .where(c)
+        .orderBy(...keys.map((k) => ordered(k, order)))
+        .limit(l)
+        .offset(o),
+    condition,
+    limit,
+    offset,
+  )
   return listPage(
     deps.db,
-    selectRows(rows).then((r) => r.map((x) => toDocumento(deps.files, actor, x.documento, x.upload))),
+    rows.then((r) => r.map((x) => toDocumento(deps.files, actor, x.documento, x.upload))),
     { from: documentosUsuario, where: condition },
   )
 }

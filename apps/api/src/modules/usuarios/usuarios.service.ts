@@ -16,7 +16,7 @@ import {
   usuarioSchema,
   usuarioUpdateSchema,
 } from '@vb/shared'
-import { type AnyColumn, eq, type SQL, sql } from 'drizzle-orm'
+import { type AnyColumn, eq, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx, Tx } from '../../db/client'
 import { uploads, usuarios, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
@@ -26,7 +26,7 @@ import { ordered, searchMatches } from '../../lib/paging'
 import { boundedTotal, boundedTotalKey, cappedTotal, lockRow, logChange, pageWindow, where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { authorize, resourceRules, scopeFor } from '../../lib/scope'
-import { selectRows } from '../../lib/select-rows'
+import { selectPage, selectRows } from '../../lib/select-rows'
 import { pirBadge, pirEstadoEs, pirFrom, pirStatusOf } from '../pir/pir.service'
 import { discardFiles } from '../uploads/uploads.service'
 import { findVivienda } from '../viviendas/viviendas.service'
@@ -141,14 +141,28 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
   }
 
   const [rows, { total, exact }] = await Promise.all([
-    selectRows(withHomes(deps.db, pageOf(deps.db, condition, sort, limit, offset), sort)),
+    // Built once per sort and order; each call renders its condition into it (lib/select-rows.ts).
+    selectPage(
+      deps.db,
+      `usuarios:${String(query.sort)}:${String(query.order)}`,
+      (c, l, o) => withHomes(deps.db, pageOf(deps.db, c, sort, l, o), sort),
+      condition,
+      limit,
+      offset,
+    ),
     slot.cached ?? boundedTotal(deps.db, usuarios, condition),
   ])
   return { items: rows.map(toItem), total, exact }
 }
 
 /** One page of the list's rows (listColumns), as a subquery. */
-function pageOf(db: DbOrTx, condition: SQL | undefined, sort: (source: SortSource) => SQL[], limit: number, offset: number) {
+function pageOf(
+  db: DbOrTx,
+  condition: SQL | undefined,
+  sort: (source: SortSource) => SQL[],
+  limit: number | Placeholder,
+  offset: number | Placeholder,
+) {
   return db
     .select(listColumns)
     .from(usuarios)
