@@ -49,6 +49,9 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/openapi.json`,
     reuseExistingServer: false,
     timeout: 120_000,
+    // Stopped with SIGTERM, which the server answers by stopping its embedded PostgreSQL (started in a process
+    // group of its own): Playwright's default, SIGKILL to the server's group, left that PostgreSQL running.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
