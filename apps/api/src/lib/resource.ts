@@ -342,7 +342,7 @@ export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseL
       // The statement differs between calls only in its condition, page and (below) sort: built once per sort.
       const rows = selectPage(
         deps.db,
-        `${name}:${String(query.sort)}:${String(query.order)}`,
+        `kit:${name}:${String(query.sort)}:${String(query.order)}`,
         (c, l, o) =>
           read(deps.db)
             .where(c)

@@ -179,7 +179,8 @@ function templateOf<R>(build: PagedBuild<R>, withCondition: boolean, withOffset:
  * statement is built by Drizzle once per `shape` (say, the list and its sort and order) with a marker for the
  * condition, and each call renders only its condition (the worker's scope, filters, search) into it. In a CPU
  * profile of the residents' page, Drizzle building the whole statement was about a sixth of the server's busy time.
- * `build` must give the same statement for the same shape whatever the condition; a statement with parameters
+ * `shape` names one statement in the whole process (the kit's lists use `kit:<resource>:…`, a resource's own list
+ * its own name), and `build` must give the same statement for the same shape whatever the condition; a statement with parameters
  * outside its condition, LIMIT and OFFSET is run as Drizzle builds it. With `checkRowMapping(true)` (the API
  * tests) each call also builds the statement with Drizzle and throws if the text or the parameters differ.
  */
