@@ -278,6 +278,46 @@ test.describe('Notifications (SPEC §2.2, §4)', () => {
     // The first read on opening, then the one the pushed event causes, long before the 15 s poll comes round.
     await expect.poll(() => polls, { timeout: 5000 }).toBeGreaterThanOrEqual(2)
   })
+
+  test('an event pushed while the first read is still under way starts a new read instead of joining it', async ({ page }) => {
+    // The first read may have been answered before the announced notification was committed: joining it would
+    // leave the bell without that notification until the 15 s poll. Here the first read is held until the
+    // page has heard the event, so the order is certain.
+    const list = /\/api\/notificaciones\?/
+    let heard!: () => void
+    const eventHeard = new Promise<void>((resolve) => {
+      heard = resolve
+    })
+    await page.exposeFunction('vbEventHeard', () => heard())
+    await page.addInitScript(() =>
+      window.addEventListener('nueva-notificacion', () => (window as unknown as { vbEventHeard: () => void }).vbEventHeard()),
+    )
+    let pushed = false
+    await page.route('**/api/notificaciones/stream', (route) => {
+      if (pushed) return route.abort()
+      pushed = true
+      return route.fulfill({
+        status: 200,
+        headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' },
+        body: 'retry: 60000\n: conectado\n\nevent: notificacion\ndata: {"id":123}\n\n',
+      })
+    })
+    let held = false
+    await page.route(list, async (route) => {
+      if (!held) {
+        held = true
+        await eventHeard
+      }
+      await route.continue()
+    })
+    let polls = 0
+    page.on('request', (r) => {
+      if (list.test(r.url())) polls += 1
+    })
+    await loginAs(page, 'empleado')
+    await expect.poll(() => polls, { timeout: 5000 }).toBeGreaterThanOrEqual(2)
+    await expect(page.getByRole('button', { name: /^Notificaciones: \d+ sin leer$/ })).toBeVisible()
+  })
 })
 
 test.describe('Small screens (SPEC §2.2: the menu collapses below 1399 px)', () => {

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Notificacion, NotificacionTipo } from '@vb/shared'
 import { NOTIFICATION_POLL_MS, notificacionLooks, notificacionMessages, notificacionTipoDe } from '@vb/shared/notificacion-tipos'
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import Badge from 'react-bootstrap/Badge'
 import Button from 'react-bootstrap/Button'
 import CloseButton from 'react-bootstrap/CloseButton'
@@ -76,12 +76,17 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
     placeholderData: keepPreviousData,
   })
   const { refetch } = notificaciones
+  // A read already under way may have been answered before the new notification was committed, and a plain
+  // refetch joins it while the list has no data yet (TanStack Query cancels it only once there is data):
+  // the read under way is dropped first, so a new one always starts and sees what was announced.
+  const reread = useCallback(() => {
+    void queryClient.cancelQueries({ queryKey: ['notificaciones', trabajadorId] }).then(() => refetch())
+  }, [queryClient, trabajadorId, refetch])
 
   useEffect(() => {
-    const onNueva = () => void refetch()
-    window.addEventListener(NOTIFICACION_EVENT, onNueva)
-    return () => window.removeEventListener(NOTIFICACION_EVENT, onNueva)
-  }, [refetch])
+    window.addEventListener(NOTIFICACION_EVENT, reread)
+    return () => window.removeEventListener(NOTIFICACION_EVENT, reread)
+  }, [reread])
 
   useEffect(() => {
     if (trabajadorId === undefined) return
@@ -92,7 +97,7 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
       void followNotificationStream({
         token: session.token,
         onNotificacion: () => window.dispatchEvent(new Event(NOTIFICACION_EVENT)),
-        onResync: () => void refetch(),
+        onResync: reread,
         signal: controller.signal,
       })
     }
@@ -103,7 +108,7 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
     const back = (event: PageTransitionEvent) => {
       if (!event.persisted) return
       follow()
-      void refetch()
+      reread()
     }
     follow()
     window.addEventListener('pagehide', leave)
@@ -113,7 +118,7 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
       window.removeEventListener('pageshow', back)
       controller?.abort()
     }
-  }, [trabajadorId, refetch])
+  }, [trabajadorId, reread])
 
   const dismiss = useMutation({
     mutationFn: (id: number) => api.delete(`/notificaciones/${id}`),
