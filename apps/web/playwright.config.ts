@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
 
@@ -8,7 +6,6 @@ import { defineConfig, devices } from '@playwright/test'
  * data, driven in Debian's Chromium (no browser download is possible on this machine).
  */
 const port = Number(process.env.E2E_PORT ?? 3100)
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'vb-e2e-'))
 const root = path.resolve(import.meta.dirname, '../..')
 
 export default defineConfig({
@@ -44,7 +41,9 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } }],
   webServer: {
-    command: 'node apps/api/dist/server.js',
+    // e2e/server.mjs: the built server on a data folder of its own (E2E_DATA_DIR or a new temporary one, removed
+    // once the server has stopped).
+    command: 'node apps/web/e2e/server.mjs',
     cwd: root,
     url: `http://127.0.0.1:${port}/api/openapi.json`,
     reuseExistingServer: false,
@@ -55,7 +54,6 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       // The suite logs in many times as the same demo accounts; the limiter itself is covered by API tests.
       LOGIN_MAX_FAILURES_PER_EMAIL: '50',
