@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import * as drizzle from 'drizzle-orm'
 import { Column, getTableName, is, type Placeholder, SQL, Subquery, sql } from 'drizzle-orm'
+import type { DbOrTx } from '../db/client'
 
 /** Drizzle's own row mapper (exported at run time, left out of its type declarations), for the check below. */
 const { mapResultRow } = drizzle as unknown as {
@@ -185,7 +186,7 @@ function templateOf<R>(build: PagedBuild<R>, withCondition: boolean, withOffset:
  * tests) each call also builds the statement with Drizzle and throws if the text or the parameters differ.
  */
 export async function selectPage<R>(
-  db: unknown,
+  db: DbOrTx,
   shape: string,
   build: PagedBuild<R>,
   condition: SQL | undefined,
@@ -200,7 +201,7 @@ export async function selectPage<R>(
   }
   const values = offset > 0 ? [limit, offset] : [limit]
   if (template === null) return selectRows(build(condition, limit, offset))
-  const handle = db as DrizzleHandle
+  const handle = db as unknown as DrizzleHandle
   const rendered = condition ? handle.dialect.sqlToQuery(condition) : { sql: '', params: [] }
   const n = rendered.params.length
   let text = template.before + rendered.sql
