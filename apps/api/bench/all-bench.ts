@@ -265,7 +265,7 @@ async function seed(db: Db): Promise<Seeded> {
             (select array[${staff.map((w) => w.id).join(',')}] ids) w`,
   )
   step('worker tasks')
-  // Calendar tasks over 1,000 days around today, each for one resident of its company (one in 50 for all).
+  // Calendar tasks over 1,000 days around today, each for one resident of its company (one in 50 for all, below).
   await exec(
     db,
     `insert into planing_tareas (fecha, titulo, descripcion, notificable, empresa_id, todos)
@@ -281,6 +281,17 @@ async function seed(db: Db): Promise<Seeded> {
                             where v.empresa_id = p.empresa_id and u.id >= (select min(id) from usuarios) + (p.id * 37) % ${SIZE.residents}
                             order by u.id limit 1) u
       where not p.todos`,
+  )
+  // A task for everyone holds every resident of its company, as the app stores 'all' (SPEC §7): about 5,000
+  // links per task. Those of the last 60 days and the future (about 320 tasks, 1.6 million links), where the
+  // calendar month read below falls; older ones are left without, to keep the seed in minutes.
+  await exec(
+    db,
+    `insert into planing_tarea_usuarios (tarea_id, usuario_id)
+     select p.id, u.id from planing_tareas p
+       join viviendas v on v.empresa_id = p.empresa_id
+       join usuarios u on u.vivienda_id = v.id
+      where p.todos and p.fecha >= now() - interval '60 days'`,
   )
   step('calendar')
   await exec(

@@ -15,7 +15,7 @@ import type { Rol } from '@vb/shared'
 import { type SQL, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app'
-import { type ConnectionTarget, clientConfig, type Database, type Db, openDatabase } from '../src/db/client'
+import { type ConnectionTarget, clientConfig, type Database, type Db, openDatabase, SESSION_OPTIONS } from '../src/db/client'
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded'
 import { trabajadorEmpresas, trabajadores } from '../src/db/schema'
 import { hashPassword } from '../src/lib/password'
@@ -437,7 +437,8 @@ export async function pgCeiling(
   }: { connections: number; duration: number; warmUp?: boolean; pool?: number },
 ): Promise<Stats & { rps: number }> {
   const requests = (Array.isArray(statements[0]) ? statements : [statements]) as Captured[][]
-  const job = { config: clientConfig(target), requests, connections, duration, warmUp, poolSize }
+  // The app's session settings (no JIT), so that the same statements are planned and run the same way.
+  const job = { config: { ...clientConfig(target), options: SESSION_OPTIONS }, requests, connections, duration, warmUp, poolSize }
   const result = await new Promise<{ rps: number; latencies: number[]; error?: string }>((resolve, reject) => {
     // 'advanced': parameters keep their types (dates, buffers) on the way to the child.
     const child = fork(fileURLToPath(new URL('./ceiling-worker.mjs', import.meta.url)), {

@@ -152,7 +152,17 @@ test('superadmin gives a task to everyone (black), moves between months and open
   const black = todayCell(page).getByRole('button', { name: new RegExp(titulo) })
   await expect(black).toHaveCSS('background-color', 'rgb(0, 0, 0)')
   await black.click()
-  await expect(page.getByRole('dialog', { name: titulo })).toContainText('Todos los usuarios')
+  const view = page.getByRole('dialog', { name: titulo })
+  await expect(view).toContainText('Todos los usuarios')
+  // The calendar sends a task for everyone without its residents (every resident of the company): its edit
+  // form still offers it for everyone, and saving keeps it so.
+  await view.getByRole('button', { name: 'Editar' }).click()
+  const edit = page.getByRole('dialog', { name: 'Modificar Tarea' })
+  await expect(edit.getByLabel('Todos los usuarios')).toBeChecked()
+  await edit.getByLabel('Descripción').fill('Merienda y música para todos')
+  await edit.getByRole('button', { name: 'Guardar' }).click()
+  await expect(page.getByText('Tarea modificada correctamente')).toBeVisible()
+  await expect(black).toHaveCSS('background-color', 'rgb(0, 0, 0)')
 })
 
 test('a task of another company is not reachable: the API answers 404 and the grid never shows it', async ({ page }) => {

@@ -218,6 +218,11 @@ export const calendarioDiaSchema = z.object({
   /** YYYY-MM-DD, Europe/Madrid. */
   dia: z.string(),
   total: z.number().int(),
+  /**
+   * A task for every resident (`todos`) comes here (and in GET /planing-tareas) with empty `usuarios` and
+   * `viviendas`: the calendar shows it black and names no one, and its list would be every resident of the
+   * company (GET /planing-tareas/:id gives them).
+   */
   tareas: z.array(planingTareaSchema),
 })
 export type CalendarioDia = z.infer<typeof calendarioDiaSchema>

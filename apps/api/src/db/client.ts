@@ -68,6 +68,14 @@ export function migrationsFolder(): string {
 
 const drizzleOptions = { schema, casing: 'snake_case' as const }
 
+/**
+ * Settings of every connection of the app (and of the benchmark's database ceiling, which replays its
+ * statements). No JIT compilation: PostgreSQL compiles a statement whose estimated cost passes
+ * jit_above_cost, and the calendar month's estimate did once a task for everyone held thousands of residents:
+ * 520 ms of compiling for a statement that runs in 5 ms (docs/performance.md). This API's statements are short.
+ */
+export const SESSION_OPTIONS = '-c jit=off'
+
 /** pg client settings for a target, without timeouts (those are the pool's). */
 export function clientConfig(target: ConnectionTarget): pg.ClientConfig {
   return typeof target === 'string' ? { connectionString: target } : { ...target }
@@ -129,6 +137,7 @@ export async function openDatabase(target: ConnectionTarget, options: OpenOption
     ...(timeout > 0 ? { statement_timeout: timeout, query_timeout: timeout + 1000 } : {}),
     // A transaction left open by a bug never holds its locks for long.
     idle_in_transaction_session_timeout: 30_000,
+    options: SESSION_OPTIONS,
   })
   // An idle client whose connection dies is removed by the pool, which then emits this.
   pool.on('error', onError)

@@ -159,6 +159,11 @@ export interface ResourceDefinition<T extends TableWithId, S extends ResourceSch
   /** The statement a record is read with, with what it shows of other tables (one join each). Default: the table. */
   read?: Reader<R>
   /**
+   * The statement a list page is read with, when a page shows less of other tables than a record does (its rows
+   * are presented as `read`'s are). Default: `read`.
+   */
+  readList?: Reader<R>
+  /**
    * A row of `read` as the API shows it (the presenter). Default: the row parsed by the entity schema, which
    * keeps the entity's fields and drops the rest (the search column, timestamps the entity does not show).
    */
@@ -443,7 +448,7 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
   const lister = defineList<T, Q, R, L>({
     name,
     table,
-    read: def.read,
+    read: def.readList ?? def.read,
     toItem: (row, context) => present(context.deps, context.actor)(row) as unknown as L,
     search: def.search,
     sort: def.sort,

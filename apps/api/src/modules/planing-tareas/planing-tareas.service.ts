@@ -64,6 +64,13 @@ export function toPlaningTarea(row: Row, personas: Persona[], casas: Casa[]): Pl
 
 const read = (db: DbOrTx) => db.select({ tarea: planingTareas, usuarios: usuariosDe, viviendas: viviendasDe }).from(planingTareas)
 
+/** A task for everyone lists no one: its list is every resident of the company (thousands at a large operator). */
+const salvoTodos = <T>(list: SQL<T>) => sql<T>`case when ${planingTareas.todos} then '[]'::json else ${list} end`
+
+/** A list page (a day's tasks): a task for everyone without its residents and homes, as in the calendar. */
+const readList = (db: DbOrTx) =>
+  db.select({ tarea: planingTareas, usuarios: salvoTodos(usuariosDe), viviendas: salvoTodos(viviendasDe) }).from(planingTareas)
+
 const usuarioError = (message: string) => new AppError('VALIDATION_FAILED', message, { usuarioIds: message })
 
 /**
@@ -112,6 +119,7 @@ export const planingTareasResource = defineResource({
     update: planingTareaUpdateSchema,
   },
   read,
+  readList,
   toEntity: (r) => toPlaningTarea(r.tarea, r.usuarios, r.viviendas),
   notFound: planingMessages.noEncontrada,
   versioned: planingMessages.cambiada,
@@ -212,6 +220,9 @@ const usuariosConCasa = sql`(
  * Each task's residents come with their homes in one subquery, and the homes (in the order of their first
  * resident, as viviendasDe gives them) are taken from that list here: one subplan per task instead of two,
  * and only the columns the answer holds (docs/performance.md: 2.9 → 2.3 ms a month on the bench's data).
+ * A task for every resident (`todos`) comes without its residents and homes: the calendar shows it black and
+ * names no one, and at a large operator its list is every resident of the company (thousands of names per
+ * task); `GET /planing-tareas/:id` still gives them.
  */
 export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQuery): Promise<CalendarioDia[]> {
   const { from, to } = range(query.desde, query.hasta)
@@ -228,7 +239,8 @@ export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQ
   const { rows } = (await deps.db.execute(sql`
     select numbered.dia, numbered.total, planing_tareas.id, planing_tareas.fecha, planing_tareas.titulo,
            planing_tareas.descripcion, planing_tareas.notificable, planing_tareas.empresa_id, planing_tareas.todos,
-           planing_tareas.updated_at, ${usuariosConCasa} as usuarios
+           planing_tareas.updated_at,
+           case when planing_tareas.todos then null else ${usuariosConCasa} end as usuarios
       from (
         select ${planingTareas.id} as id, to_char(${dia}, 'YYYY-MM-DD') as dia,
                row_number() over (partition by ${dia} order by ${planingTareas.fecha}, ${planingTareas.id}) as n,

@@ -217,7 +217,7 @@ describe('GET /api/planing-tareas/calendario: the visible month only (SPEC §2.9
     expect((await calendario(w, 'desde=2026-04-27&hasta=2026-06-07&porDia=10')).json()[0].tareas).toHaveLength(6)
   })
 
-  it('sends each task as GET /api/planing-tareas/:id does: residents, homes, flags and versions', async () => {
+  it('sends each task as GET /api/planing-tareas/:id does (residents, homes, flags, versions), a task for everyone without its residents', async () => {
     const e = await makeEmpresa(t.db)
     const w = await t.worker('ADMIN', [e.id])
     const casa1 = await makeVivienda(t.db, e.id, { nombre: 'Casa Uno' })
@@ -239,8 +239,15 @@ describe('GET /api/planing-tareas/calendario: the visible month only (SPEC §2.9
     const sent = (res.json() as Array<{ tareas: Array<{ id: number }> }>).flatMap((d) => d.tareas)
     expect(sent.map((x) => x.id)).toEqual(ids)
     for (const tarea of sent) {
-      expect(tarea).toEqual((await t.as(w, { method: 'GET', url: `/api/planing-tareas/${tarea.id}` })).json())
+      const own = (await t.as(w, { method: 'GET', url: `/api/planing-tareas/${tarea.id}` })).json()
+      // 'all': every resident of the company, which the calendar does not name (thousands at a large operator).
+      expect(tarea).toEqual(own.todos ? { ...own, usuarios: [], viviendas: [] } : own)
     }
+    expect(sent[1]).toMatchObject({ todos: true, usuarios: [], viviendas: [] })
+    expect((await t.as(w, { method: 'GET', url: `/api/planing-tareas/${ids[1]}` })).json().usuarios).toHaveLength(3)
+    // The day's list (the grid's '+N más') reads it the same way, and every other task whole.
+    const day = (await t.as(w, { method: 'GET', url: `/api/planing-tareas?fecha=2026-07-06&empresaId=${e.id}` })).json()
+    expect(day).toEqual(sent.slice(0, 2))
     expect(sent[2]).toMatchObject({ updatedAt: '2026-07-01T10:00:00.123Z' })
   })
 
