@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { type Account, apiAs, expect, expectAccessible, loginAs, test, unique } from './fixtures'
+import { type Account, apiAs, expect, expectAccessible, loginAs, randomNif, test, unique, uniqueWord } from './fixtures'
 
 /** SPEC §2.9, DECISIONS D1, D4: the monthly task calendar (a 42-cell grid, an agenda below 768 px). */
 
@@ -107,6 +107,52 @@ test('admin creates, reads, edits and deletes a task; a notifiable one reaches i
   await confirm.getByRole('button', { name: 'Eliminar' }).click()
   await expect(page.getByText('Tarea eliminada correctamente')).toBeVisible()
   await expect(chip(page, titulo)).toHaveCount(0)
+})
+
+test('the residents of a task are searched by the server, and one chosen stays ticked whatever the search shows', async ({
+  page,
+}) => {
+  // A company of a large operator has thousands of residents: the form reads a page of them, searched.
+  const api = await apiAs(page, 'admin')
+  const { trabajador } = (await loginAs(page, 'admin', '/planing')) as unknown as {
+    trabajador: { empresas: { id: number }[] }
+  }
+  const empresaId = trabajador.empresas[0]?.id
+  const [vivienda] = await (await api.get(`/viviendas?empresaId=${empresaId}&pageSize=1`)).json()
+  const apellidos = uniqueWord('Buscado')
+  const created = await api.post('/usuarios', { nombre: 'Nieves', apellidos, nif: randomNif(), viviendaId: vivienda.id })
+  expect(created.status()).toBe(201)
+
+  await page.getByRole('button', { name: 'Nueva tarea' }).click()
+  const form = page.getByRole('dialog', { name: 'Nueva Tarea' })
+  const group = form.getByRole('group', { name: 'Usuarios' })
+  const search = group.getByRole('searchbox', { name: 'Buscar usuario' })
+  const searched = page.waitForRequest(
+    (r) => /\/api\/usuarios\?/.test(r.url()) && new URL(r.url()).searchParams.get('q') === apellidos,
+  )
+  await search.fill(apellidos)
+  await searched
+  const nieves = group.getByRole('checkbox', { name: `Nieves ${apellidos}` })
+  await expect(group.getByRole('checkbox')).toHaveCount(2)
+  await nieves.check()
+  await search.fill('Qwxyzq')
+  await expect(group.getByText('Ningún usuario coincide con la búsqueda.')).toBeVisible()
+  await expect(nieves).toBeChecked()
+  await expectAccessible(page)
+
+  const titulo = unique('Buscada')
+  await form.getByLabel('Título').fill(titulo)
+  await form.getByLabel('Descripción').fill('Paseo por el parque')
+  await form.getByLabel('Hora').fill('06:30')
+  await form.getByRole('button', { name: 'Guardar' }).click()
+  await expect(page.getByText('Tarea creada correctamente')).toBeVisible()
+  await chip(page, titulo).click()
+  await expect(page.getByRole('dialog', { name: titulo })).toContainText(`Nieves ${apellidos}`)
+  // Editing it names her before any search finds her.
+  await page.getByRole('dialog', { name: titulo }).getByRole('button', { name: 'Editar' }).click()
+  await expect(
+    page.getByRole('dialog', { name: 'Modificar Tarea' }).getByRole('checkbox', { name: `Nieves ${apellidos}` }),
+  ).toBeChecked()
 })
 
 test('superadmin gives a task to everyone (black), moves between months and opens a full day', async ({ page }) => {

@@ -3,7 +3,7 @@ import type { CalendarioDia, Empresa, PlaningTarea, PlaningTareaForm, Usuario } 
 import { madridDay, madridTime } from '@vb/shared/dates'
 import { can } from '@vb/shared/permissions'
 import { planingColor, planingMessages, planingTareaCreateSchema, TODOS, usuarioColor } from '@vb/shared/planing'
-import { useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { Alert, Button, Card, Form, Modal } from 'react-bootstrap'
 import { type UseFormReturn, useWatch } from 'react-hook-form'
 import type { z } from 'zod'
@@ -37,16 +37,43 @@ import {
 } from './month-grid'
 import './planing.css'
 
+/** A resident as a task names it. */
+type Persona = PlaningTarea['usuarios'][number]
+
 export const planingResource = resourceClient<PlaningTarea, PlaningTareaForm>('planing-tareas')
 
-/** The residents of the task's company (DECISIONS D4), for the form's choice. */
-function useResidentes(empresaId: number | undefined) {
+/** Residents the form's choice shows at once: the first by surname, or those matching what is typed. */
+const RESIDENTES_PAGE = 100
+
+/**
+ * The residents of the task's company (DECISIONS D4) for the form's choice, searched by the server: a company
+ * of a large operator has thousands, and only a page of them is ever read.
+ */
+function useResidentes(empresaId: number | undefined, q: string) {
   return useQuery({
-    queryKey: ['usuarios', 'planing', { empresaId }],
-    queryFn: () => api.get<Usuario[]>('/usuarios', { empresaId, pageSize: 100, sort: 'apellidos', order: 'asc' }),
+    queryKey: ['usuarios', 'planing', { empresaId, q }],
+    queryFn: () =>
+      api.list<Usuario>('/usuarios', {
+        empresaId,
+        q: q || undefined,
+        pageSize: RESIDENTES_PAGE,
+        sort: 'apellidos',
+        order: 'asc',
+      }),
     enabled: empresaId !== undefined,
     staleTime: 30_000,
+    placeholderData: keepPreviousData,
   })
+}
+
+/** What is typed, once typing pauses (one search per pause, not per key). */
+function useSettled(value: string, ms = 250) {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms)
+    return () => clearTimeout(timer)
+  }, [value, ms])
+  return settled
 }
 
 /** The worker's companies, when no company is chosen in the top bar and the task needs one. */
@@ -199,16 +226,26 @@ function Agenda({
   )
 }
 
-/** SPEC §5 Calendar task: the residents' choice, with 'Todos los usuarios' ('all', DECISIONS D4). */
+/**
+ * SPEC §5 Calendar task: the residents' choice, with 'Todos los usuarios' ('all', DECISIONS D4). The company's
+ * residents are searched by the server (the first 100 by surname until something is typed); the ones chosen stay
+ * listed, ticked, whatever the search shows.
+ */
 function UsuariosField({
   form,
   empresaId,
+  known,
 }: {
   form: UseFormReturn<PlaningTareaForm, unknown, PlaningTareaForm>
   empresaId?: number
+  /** The residents the task already has (editing), so that they are named before any search finds them. */
+  known: Persona[]
 }) {
   const id = useId()
-  const residentes = useResidentes(empresaId)
+  const [term, setTerm] = useState('')
+  const q = useSettled(term.trim())
+  const residentes = useResidentes(empresaId, q)
+  const [names, setNames] = useState(() => new Map(known.map((u) => [u.id, u])))
   const value = useWatch({ control: form.control, name: 'usuarioIds' })
   const { error } = form.getFieldState('usuarioIds', form.formState)
   const todos = value === TODOS
@@ -217,6 +254,31 @@ function UsuariosField({
     form.setValue('usuarioIds', next, { shouldDirty: true })
     form.clearErrors('usuarioIds')
   }
+  const found = residentes.data?.items ?? []
+  const total = residentes.data?.total ?? 0
+  const shown = new Set(found.map((u) => u.id))
+  const apart = todos
+    ? []
+    : chosen.filter((c) => !shown.has(c)).map((c) => names.get(c) ?? { id: c, nombre: `Usuario ${c}`, apellidos: '' })
+  const option = (u: Persona) => (
+    <Form.Check
+      key={u.id}
+      id={`${id}-${u.id}`}
+      type="checkbox"
+      disabled={todos}
+      checked={todos || chosen.includes(u.id)}
+      onChange={(e) => {
+        if (e.target.checked) setNames((m) => new Map(m).set(u.id, u))
+        set(e.target.checked ? [...chosen, u.id] : chosen.filter((x) => x !== u.id))
+      }}
+      label={
+        <>
+          <span className="vb-swatch" style={{ backgroundColor: usuarioColor(u.id) }} aria-hidden="true" />
+          {u.nombre} {u.apellidos}
+        </>
+      }
+    />
+  )
   return (
     <fieldset aria-describedby={error ? `${id}-error` : undefined}>
       <legend className="form-label fs-6 mb-1">Usuarios</legend>
@@ -224,33 +286,45 @@ function UsuariosField({
         <p className="small text-body-secondary mb-0">Elige antes la empresa.</p>
       ) : residentes.isPending ? (
         <p className="small text-body-secondary mb-0">Cargando...</p>
+      ) : residentes.isError && !residentes.data ? (
+        <p className="small text-danger mb-0">{errorMessage(residentes.error)}</p>
       ) : (
-        <div className="vb-usuarios border rounded px-2 py-1">
-          <Form.Check
-            id={`${id}-todos`}
-            type="checkbox"
-            label={<strong>Todos los usuarios</strong>}
-            checked={todos}
-            onChange={(e) => set(e.target.checked ? TODOS : [])}
-          />
-          {(residentes.data ?? []).map((u) => (
-            <Form.Check
-              key={u.id}
-              id={`${id}-${u.id}`}
-              type="checkbox"
-              disabled={todos}
-              checked={todos || chosen.includes(u.id)}
-              onChange={(e) => set(e.target.checked ? [...chosen, u.id] : chosen.filter((x) => x !== u.id))}
-              label={
-                <>
-                  <span className="vb-swatch" style={{ backgroundColor: usuarioColor(u.id) }} aria-hidden="true" />
-                  {u.nombre} {u.apellidos}
-                </>
-              }
+        <>
+          {!todos && (total > 0 || term !== '') && (
+            <Form.Control
+              type="search"
+              size="sm"
+              className="mb-1"
+              placeholder="Buscar usuario por nombre, apellidos o NIF"
+              aria-label="Buscar usuario"
+              value={term}
+              onChange={(e) => setTerm(e.target.value)}
             />
-          ))}
-          {residentes.data?.length === 0 && <p className="small text-body-secondary mb-1">La empresa no tiene usuarios.</p>}
-        </div>
+          )}
+          <div className="vb-usuarios border rounded px-2 py-1">
+            <Form.Check
+              id={`${id}-todos`}
+              type="checkbox"
+              label={<strong>Todos los usuarios</strong>}
+              checked={todos}
+              onChange={(e) => set(e.target.checked ? TODOS : [])}
+            />
+            {apart.map(option)}
+            {found.map(option)}
+            {!todos && found.length === 0 && (
+              <p className="small text-body-secondary mb-1">
+                {q ? 'Ningún usuario coincide con la búsqueda.' : 'La empresa no tiene usuarios.'}
+              </p>
+            )}
+          </div>
+          {!todos && total > found.length && (
+            <p className="small text-body-secondary mb-0 mt-1" aria-live="polite">
+              Se muestran {found.length} de{' '}
+              {residentes.data?.exact === false ? `más de ${(total - 1).toLocaleString('es-ES')}` : total.toLocaleString('es-ES')}
+              : busca para encontrar a los demás.
+            </p>
+          )}
+        </>
       )}
       {error?.message && (
         <div id={`${id}-error`} className="invalid-feedback d-block">
@@ -574,7 +648,12 @@ export function PlaningPage() {
             key={empresas.isSuccess ? 'ready' : 'loading'}
           />
         )}
-        <UsuariosField form={form} empresaId={record ? (record.empresaId ?? undefined) : (formEmpresa ?? undefined)} />
+        <UsuariosField
+          key={record?.id ?? 'nueva'}
+          form={form}
+          empresaId={record ? (record.empresaId ?? undefined) : (formEmpresa ?? undefined)}
+          known={record?.usuarios ?? []}
+        />
         <Form.Check
           id="planing-notificable"
           type="switch"
