@@ -4,10 +4,12 @@ import { useEffect, useId, useState } from 'react'
 import { Form } from 'react-bootstrap'
 import { type FieldValues, type Path, type UseFormReturn, useController } from 'react-hook-form'
 import type { SelectOption } from './form-fields'
+import { useSettled } from './use-settled'
 
 /** Options shown per search: the server pages, the picker never downloads a whole table (DECISIONS A4, D13). */
 export const COMBOBOX_PAGE = 20
-const DEBOUNCE_MS = 250
+/** Typing waits this long before searching. */
+export const COMBOBOX_DEBOUNCE_MS = 250
 
 interface RemoteComboboxFieldProps<T extends FieldValues, C, O> {
   form: UseFormReturn<T, C, O>
@@ -41,7 +43,6 @@ export function RemoteComboboxField<T extends FieldValues, C, O>({
   const { field, fieldState } = useController({ name, control: form.control })
   const [selected, setSelected] = useState<SelectOption | null>(current ?? null)
   const [text, setText] = useState(current?.label ?? '')
-  const [q, setQ] = useState('')
   const helpId = useId()
   const errorId = useId()
 
@@ -53,10 +54,9 @@ export function RemoteComboboxField<T extends FieldValues, C, O>({
     setText(currentLabel ?? '')
   }, [currentValue, currentLabel])
 
-  useEffect(() => {
-    const timer = window.setTimeout(() => setQ(selected && text === selected.label ? '' : text.trim()), DEBOUNCE_MS)
-    return () => window.clearTimeout(timer)
-  }, [text, selected])
+  // The search is what was typed once typing pauses; an option's own label, once chosen, searches everything.
+  const settled = useSettled(text, COMBOBOX_DEBOUNCE_MS)
+  const q = selected && settled === selected.label ? '' : settled.trim()
 
   const options = useQuery({
     queryKey: [...queryKey, { q }],

@@ -64,8 +64,12 @@ export function toPlaningTarea(row: Row, personas: Persona[], casas: Casa[]): Pl
 
 const read = (db: DbOrTx) => db.select({ tarea: planingTareas, usuarios: usuariosDe, viviendas: viviendasDe }).from(planingTareas)
 
-/** A task for everyone lists no one: its list is every resident of the company (thousands at a large operator). */
-const salvoTodos = <T>(list: SQL<T>) => sql<T>`case when ${planingTareas.todos} then '[]'::json else ${list} end`
+/**
+ * A task for everyone lists no one in a list or the calendar: its list is every resident of the company
+ * (thousands at a large operator). `empty` stands for it ('[]' as the list reads expect, null in the calendar).
+ */
+const salvoTodos = <T>(list: SQL<T>, empty: SQL = sql`'[]'::json`) =>
+  sql<T>`case when ${sql.raw('"planing_tareas"."todos"')} then ${empty} else ${list} end`
 
 /** A list page (a day's tasks): a task for everyone without its residents and homes, as in the calendar. */
 const readList = (db: DbOrTx) =>
@@ -240,7 +244,7 @@ export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQ
     select numbered.dia, numbered.total, planing_tareas.id, planing_tareas.fecha, planing_tareas.titulo,
            planing_tareas.descripcion, planing_tareas.notificable, planing_tareas.empresa_id, planing_tareas.todos,
            planing_tareas.updated_at,
-           case when planing_tareas.todos then null else ${usuariosConCasa} end as usuarios
+           ${salvoTodos(usuariosConCasa, sql`null`)} as usuarios
       from (
         select ${planingTareas.id} as id, to_char(${dia}, 'YYYY-MM-DD') as dia,
                row_number() over (partition by ${dia} order by ${planingTareas.fecha}, ${planingTareas.id}) as n,

@@ -3,7 +3,7 @@ import type { CalendarioDia, Empresa, PlaningTarea, PlaningTareaForm, Usuario } 
 import { madridDay, madridTime } from '@vb/shared/dates'
 import { can } from '@vb/shared/permissions'
 import { planingColor, planingMessages, planingTareaCreateSchema, TODOS, usuarioColor } from '@vb/shared/planing'
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { Alert, Button, Card, Form, Modal } from 'react-bootstrap'
 import { type UseFormReturn, useWatch } from 'react-hook-form'
 import type { z } from 'zod'
@@ -13,9 +13,11 @@ import { FormModal } from '../../components/form-modal'
 import { Icon } from '../../components/icon'
 import { ListPagination } from '../../components/list/list-pagination'
 import { useMediaQuery, WIDE_QUERY } from '../../components/list/use-media-query'
+import { COMBOBOX_DEBOUNCE_MS } from '../../components/remote-combobox-field'
 import { useResourceForm } from '../../components/resource/use-resource-form'
 import { useToast } from '../../components/toasts'
 import { useModalState } from '../../components/use-modal-state'
+import { useSettled } from '../../components/use-settled'
 import { api } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
 import { resourceClient, useResourceMutations } from '../../lib/resource'
@@ -64,16 +66,6 @@ function useResidentes(empresaId: number | undefined, q: string) {
     staleTime: 30_000,
     placeholderData: keepPreviousData,
   })
-}
-
-/** What is typed, once typing pauses (one search per pause, not per key). */
-function useSettled(value: string, ms = 250) {
-  const [settled, setSettled] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms)
-    return () => clearTimeout(timer)
-  }, [value, ms])
-  return settled
 }
 
 /** The worker's companies, when no company is chosen in the top bar and the task needs one. */
@@ -243,7 +235,7 @@ function UsuariosField({
 }) {
   const id = useId()
   const [term, setTerm] = useState('')
-  const q = useSettled(term.trim())
+  const q = useSettled(term.trim(), COMBOBOX_DEBOUNCE_MS)
   const residentes = useResidentes(empresaId, q)
   const [names, setNames] = useState(() => new Map(known.map((u) => [u.id, u])))
   const value = useWatch({ control: form.control, name: 'usuarioIds' })
