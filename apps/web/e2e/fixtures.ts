@@ -68,11 +68,10 @@ export const combobox = (scope: Locator | Page, label: string) => scope.getByRol
  * Chooses an option of a searchable picker: types part of its name (the server searches) and clicks the
  * option whose text starts with `option`.
  */
-export async function pick(scope: Locator, label: string, option: string, typed = option.slice(0, 12)) {
+export async function pick(scope: Locator | Page, label: string, option: string, typed = option.slice(0, 12)) {
   const box = combobox(scope, label)
   await box.fill(typed)
-  await scope
-    .page()
+  await ('page' in scope ? scope.page() : scope)
     .getByRole('option', { name: new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
     .click()
   await expect(box).toHaveValue(option)

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { type Account, expect, expectAccessible, loginAs, pdfFile, test, unique } from './fixtures'
+import { type Account, apiAs, combobox, expect, expectAccessible, loginAs, pdfFile, pick, test, unique } from './fixtures'
 
 /** SPEC §2.13, §5 Budget; DECISIONS A6, D6: budgets per home with exact prices, a real file and who decided. */
 
@@ -13,16 +13,16 @@ test('admin adds a budget with a file once a home is chosen, approves it, and de
   await loginAs(page, 'admin', '/presupuestos')
   const nuevo = page.getByRole('button', { name: 'Nuevo Presupuesto' })
   await expect(nuevo).toBeDisabled()
-  await expect(page.getByLabel('Vivienda', { exact: true })).toHaveValue('')
-  await expect(page.getByLabel('Vivienda', { exact: true }).locator('option').first()).toHaveText('Todas las viviendas')
+  await expect(combobox(page, 'Vivienda')).toHaveValue('')
+  await expect(combobox(page, 'Vivienda')).toHaveAttribute('placeholder', 'Todas las viviendas')
   await expect(page.getByLabel('Estado', { exact: true }).locator('option').first()).toHaveText('Todos los estados')
-  await page.getByLabel('Vivienda', { exact: true }).selectOption({ label: CASA })
+  await pick(page, 'Vivienda', CASA, 'mayor 12')
   await expect(nuevo).toBeEnabled()
   await expectAccessible(page)
 
   await nuevo.click()
   const alta = page.getByRole('dialog', { name: 'Añadir Nuevo Presupuesto' })
-  await expect(alta.getByLabel('Vivienda', { exact: true })).toHaveValue(/\d+/)
+  await expect(combobox(alta, 'Vivienda')).toHaveValue(CASA)
   await alta.getByRole('button', { name: 'Guardar' }).click()
   await expect(alta.getByLabel('Descripción')).toHaveAccessibleDescription('La descripción es obligatoria')
   await expect(alta.getByLabel('Precio')).toHaveAccessibleDescription('El precio es obligatorio')
@@ -88,7 +88,7 @@ test('admin adds a budget with a file once a home is chosen, approves it, and de
 
 test('filters, Limpiar (text, date and state, not the home) and sorting, a new column ascending first', async ({ page }) => {
   await loginAs(page, 'admin', '/presupuestos')
-  await page.getByLabel('Vivienda', { exact: true }).selectOption({ label: CASA })
+  await pick(page, 'Vivienda', CASA, 'mayor 12')
   await expect(row(page, 'Pintura del salón y pasillo')).toBeVisible()
   await page.getByLabel('Estado', { exact: true }).selectOption({ label: 'Aprobado' })
   await expect(row(page, 'Colchones viscoelásticos (x4)')).toBeVisible()
@@ -98,7 +98,7 @@ test('filters, Limpiar (text, date and state, not the home) and sorting, a new c
   await page.getByRole('button', { name: 'Limpiar' }).click()
   await expect(page.getByRole('searchbox', { name: 'Buscar presupuesto' })).toHaveValue('')
   await expect(page.getByLabel('Estado', { exact: true })).toHaveValue('')
-  await expect(page.getByLabel('Vivienda', { exact: true })).not.toHaveValue('')
+  await expect(combobox(page, 'Vivienda')).toHaveValue(CASA)
   await expect(row(page, 'Pintura del salón y pasillo')).toBeVisible()
 
   const precio = page.getByRole('columnheader', { name: 'Precio' })
@@ -110,6 +110,24 @@ test('filters, Limpiar (text, date and state, not the home) and sorting, a new c
   await expect(page.getByRole('row').nth(1)).toContainText('Pintura del salón y pasillo')
   await page.getByRole('columnheader', { name: 'Descripción' }).getByRole('button').click()
   await expect(page.getByRole('columnheader', { name: 'Descripción' })).toHaveAttribute('aria-sort', 'ascending')
+})
+
+test('the home filter is searched by the server: a link names its home, an emptied box lists every home', async ({ page }) => {
+  await loginAs(page, 'admin', '/presupuestos')
+  const api = await apiAs(page, 'admin')
+  const [casa] = await (await api.get(`/viviendas?q=${encodeURIComponent('mayor 12')}&pageSize=1`)).json()
+  await page.goto(`/presupuestos?viviendaId=${casa.id}`)
+  await expect(combobox(page, 'Vivienda')).toHaveValue(CASA)
+  await expect(row(page, 'Pintura del salón y pasillo')).toBeVisible()
+  await expect(page.getByRole('columnheader', { name: 'Vivienda' })).toHaveCount(0)
+  // Typing searches (accents and case aside) without changing the filter until a home is chosen.
+  await combobox(page, 'Vivienda').fill('CALLE MAYOR')
+  await expect(page.getByRole('option', { name: new RegExp(`^${CASA}`) })).toBeVisible()
+  await expect(page).toHaveURL(new RegExp(`viviendaId=${casa.id}`))
+  await combobox(page, 'Vivienda').fill('')
+  await expect(page).not.toHaveURL(/viviendaId=/)
+  await expect(page.getByRole('columnheader', { name: 'Vivienda' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Nuevo Presupuesto' })).toBeDisabled()
 })
 
 test('another company’s budgets never show; superadmin sees every company’s', async ({ page }) => {

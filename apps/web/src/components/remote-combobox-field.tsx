@@ -1,6 +1,6 @@
 import { keepPreviousData, type QueryKey, useQuery } from '@tanstack/react-query'
 import { useCombobox } from 'downshift'
-import { useEffect, useId, useState } from 'react'
+import { type Ref, useEffect, useId, useState } from 'react'
 import { Form } from 'react-bootstrap'
 import { type FieldValues, type Path, type UseFormReturn, useController } from 'react-hook-form'
 import type { SelectOption } from './form-fields'
@@ -11,52 +11,68 @@ export const COMBOBOX_PAGE = 20
 /** Typing waits this long before searching. */
 export const COMBOBOX_DEBOUNCE_MS = 250
 
-interface RemoteComboboxFieldProps<T extends FieldValues, C, O> {
-  form: UseFormReturn<T, C, O>
-  name: Path<T>
+export interface RemoteComboboxProps {
   label: string
   placeholder?: string
   help?: string
+  /** The field's error message (shown below it, and as its description). */
+  error?: string
   /** Root of the options' query keys (the search text is appended). */
   queryKey: QueryKey
   /** Asks the server for up to COMBOBOX_PAGE options matching `q` (accent- and case-insensitive there). */
   search: (q: string) => Promise<SelectOption[]>
-  /** The option the form starts with (its label is not in any page loaded yet). */
-  current?: SelectOption | null
+  /** The chosen option (its label is shown in the box), or none. */
+  value: SelectOption | null
+  /** An option was chosen, or the box was emptied (null). */
+  onChange: (option: SelectOption | null) => void
+  /** Something was typed (a form clears the field's error). */
+  onType?: () => void
+  onBlur?: () => void
+  inputRef?: Ref<HTMLInputElement>
+  /** Extra classes of the group (a list's filter sets its width). */
+  className?: string
+  /** Classes of the label (a list's filter shows it in bold). */
+  labelClassName?: string
+  /** What the list says when the search fails (default 'No se pudieron cargar las opciones.'). */
+  errorText?: string
 }
 
 /**
  * A searchable remote select (DECISIONS D13): typing searches the server, one page of options at a time,
  * so a picker over 2,000 homes finds every one of them. An accessible combobox (downshift: ARIA 1.2
- * pattern, arrow keys, Enter, Escape); the form keeps the chosen id (a number, as the shared schema wants).
+ * pattern, arrow keys, Enter, Escape). The chosen option is the caller's: a form field keeps its id, a list's
+ * filter keeps it in the URL.
  */
-export function RemoteComboboxField<T extends FieldValues, C, O>({
-  form,
-  name,
+export function RemoteCombobox({
   label,
   placeholder,
   help,
+  error,
   queryKey,
   search,
-  current,
-}: RemoteComboboxFieldProps<T, C, O>) {
-  const { field, fieldState } = useController({ name, control: form.control })
-  const [selected, setSelected] = useState<SelectOption | null>(current ?? null)
-  const [text, setText] = useState(current?.label ?? '')
+  value,
+  onChange,
+  onType,
+  onBlur,
+  inputRef,
+  className,
+  labelClassName,
+  errorText = 'No se pudieron cargar las opciones.',
+}: RemoteComboboxProps) {
+  const [text, setText] = useState(value?.label ?? '')
   const helpId = useId()
   const errorId = useId()
 
-  // The form was reset (the modal opened on another record): show that record's option.
-  const currentValue = current?.value
-  const currentLabel = current?.label
+  // Another option was chosen from outside (a form reset on another record, a label that arrived): show it.
+  const chosenValue = value?.value
+  const chosenLabel = value?.label
   useEffect(() => {
-    setSelected(currentValue === undefined ? null : { value: currentValue, label: currentLabel ?? '' })
-    setText(currentLabel ?? '')
-  }, [currentValue, currentLabel])
+    setText(chosenValue === undefined ? '' : (chosenLabel ?? ''))
+  }, [chosenValue, chosenLabel])
 
   // The search is what was typed once typing pauses; an option's own label, once chosen, searches everything.
   const settled = useSettled(text, COMBOBOX_DEBOUNCE_MS)
-  const q = selected && settled === selected.label ? '' : settled.trim()
+  const q = value && settled === value.label ? '' : settled.trim()
 
   const options = useQuery({
     queryKey: [...queryKey, { q }],
@@ -69,43 +85,35 @@ export function RemoteComboboxField<T extends FieldValues, C, O>({
   const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps, openMenu } = useCombobox({
     items,
     inputValue: text,
-    selectedItem: selected,
+    selectedItem: value,
     itemToString: (o) => o?.label ?? '',
     onInputValueChange: ({ inputValue, type }) => {
       setText(inputValue ?? '')
       if (type === useCombobox.stateChangeTypes.InputChange) {
-        if (!inputValue) {
-          setSelected(null)
-          field.onChange(undefined)
-        }
-        if (fieldState.error) form.clearErrors(name)
+        if (!inputValue && value) onChange(null)
+        onType?.()
       }
     },
-    onSelectedItemChange: ({ selectedItem }) => {
-      setSelected(selectedItem ?? null)
-      field.onChange(selectedItem ? Number(selectedItem.value) : undefined)
-      if (fieldState.error) form.clearErrors(name)
-    },
+    onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem ?? null),
   })
 
-  const message = fieldState.error?.message
-  const status = options.isPending ? 'Cargando...' : options.isError ? 'No se pudieron cargar las opciones.' : null
+  const status = options.isPending ? 'Cargando...' : options.isError ? errorText : null
   return (
-    <Form.Group className="position-relative">
-      <Form.Label {...getLabelProps()}>{label}</Form.Label>
+    <Form.Group className={`position-relative${className ? ` ${className}` : ''}`}>
+      <Form.Label {...getLabelProps({ className: labelClassName })}>{label}</Form.Label>
       <Form.Control
         {...getInputProps({
           onFocus: () => {
             if (!isOpen) openMenu()
           },
-          onBlur: field.onBlur,
-          ref: field.ref,
+          onBlur,
+          ref: inputRef,
         })}
         placeholder={placeholder}
         autoComplete="off"
-        isInvalid={Boolean(message)}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={message ? errorId : help ? helpId : undefined}
+        isInvalid={Boolean(error)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : help ? helpId : undefined}
       />
       <ul
         {...getMenuProps()}
@@ -127,13 +135,58 @@ export function RemoteComboboxField<T extends FieldValues, C, O>({
           ))}
       </ul>
       <Form.Control.Feedback type="invalid" id={errorId}>
-        {message}
+        {error}
       </Form.Control.Feedback>
-      {help && !message && (
+      {help && !error && (
         <Form.Text id={helpId} className="d-block">
           {help}
         </Form.Text>
       )}
     </Form.Group>
+  )
+}
+
+interface RemoteComboboxFieldProps<T extends FieldValues, C, O>
+  extends Pick<RemoteComboboxProps, 'label' | 'placeholder' | 'help' | 'queryKey' | 'search' | 'errorText'> {
+  form: UseFormReturn<T, C, O>
+  name: Path<T>
+  /** The option the form starts with (its label is not in any page loaded yet). */
+  current?: SelectOption | null
+}
+
+/** A RemoteCombobox bound to a form: the form keeps the chosen id (a number, as the shared schema wants). */
+export function RemoteComboboxField<T extends FieldValues, C, O>({
+  form,
+  name,
+  current,
+  ...props
+}: RemoteComboboxFieldProps<T, C, O>) {
+  const { field, fieldState } = useController({ name, control: form.control })
+  const [selected, setSelected] = useState<SelectOption | null>(current ?? null)
+
+  // The form was reset (the modal opened on another record): show that record's option.
+  const currentValue = current?.value
+  const currentLabel = current?.label
+  useEffect(() => {
+    setSelected(currentValue === undefined ? null : { value: currentValue, label: currentLabel ?? '' })
+  }, [currentValue, currentLabel])
+
+  const clearError = () => {
+    if (fieldState.error) form.clearErrors(name)
+  }
+  return (
+    <RemoteCombobox
+      {...props}
+      value={selected}
+      onChange={(option) => {
+        setSelected(option)
+        field.onChange(option ? Number(option.value) : undefined)
+        clearError()
+      }}
+      onType={clearError}
+      onBlur={field.onBlur}
+      inputRef={field.ref}
+      error={fieldState.error?.message}
+    />
   )
 }

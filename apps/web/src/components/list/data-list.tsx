@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { MAX_PAGE_SIZE } from '@vb/shared/list'
 import { permissionMessages } from '@vb/shared/permissions'
-import { Fragment, type Key, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { Fragment, type Key, lazy, type ReactNode, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { Alert, Button, Card, Form, Table } from 'react-bootstrap'
 import { ApiError } from '../../lib/api-client'
 import { Icon } from '../icon'
@@ -14,6 +14,9 @@ import { useMediaQuery, WIDE_QUERY } from './use-media-query'
 import './data-list.css'
 
 export const LOADING_TEXT = 'Cargando...'
+
+/** The combobox filter (and its downshift) is loaded by the screens that have one. */
+const ComboboxFilter = lazy(() => import('./combobox-filter').then((m) => ({ default: m.ComboboxFilter })))
 
 /**
  * The shared list of SPEC §2.3 (companies, homes, residents, contacts, workers, budgets): a search box,
@@ -216,10 +219,26 @@ export function DataList<T>(props: DataListProps<T>) {
 
 /**
  * A day filter (SPEC §2.14's date filter, the cash ledger's desde / hasta), applied when a whole day is chosen,
- * or a select (SPEC §2.13's home and state, the logs' worker and type).
+ * a select (SPEC §2.13's state, the logs' type) or a combobox (SPEC §2.13's home, the logs' worker).
  */
 function FilterInput({ filter, value, onChange }: { filter: ListFilter; value: string; onChange: (value: string) => void }) {
   const id = useId()
+  if (filter.type === 'combobox') {
+    return (
+      <Suspense
+        fallback={
+          <div className="vb-list-filter vb-list-filter-select">
+            <Form.Label htmlFor={id} className="fw-semibold mb-1">
+              {filter.label}
+            </Form.Label>
+            <Form.Control id={id} placeholder={filter.placeholder ?? 'Todos'} disabled />
+          </div>
+        }
+      >
+        <ComboboxFilter filter={filter} value={value} onChange={onChange} />
+      </Suspense>
+    )
+  }
   if (filter.type === 'select') {
     const options = filter.options ?? []
     return (

@@ -1,4 +1,6 @@
+import type { QueryKey } from '@tanstack/react-query'
 import type { Key, ReactNode } from 'react'
+import type { SelectOption } from '../form-fields'
 import type { IconName } from '../icon'
 
 export type SortOrder = 'asc' | 'desc'
@@ -51,16 +53,31 @@ export interface RowAction {
   disabled?: boolean
 }
 
-/** A filter of a list besides the search (a day, a range of days, a choice), kept in the URL like the search. */
+/**
+ * A filter of a list besides the search (a day, a range of days, a choice), kept in the URL like the search.
+ * A choice among a few fixed values is a 'select'; a choice among records of a table that grows (homes,
+ * workers) is a 'combobox', searched by the server a page at a time, so every record can be chosen.
+ */
 export interface ListFilter {
   /** The query-string key, sent to the server as it is (e.g. 'fecha', 'desde', 'hasta', 'estado', 'tipo'). */
   key: string
   label: string
-  type: 'date' | 'select'
+  type: 'date' | 'select' | 'combobox'
   /** A select's choices (value sent to the server, label shown). */
   options?: ReadonlyArray<{ value: string | number; label: string }>
-  /** A select's first option, meaning no filter (default 'Todos'; SPEC §2.13: 'Todas las viviendas', 'Todos los estados'). */
+  /**
+   * What no choice means: a select's first option, a combobox's placeholder (default 'Todos'; SPEC §2.13:
+   * 'Todas las viviendas', 'Todos los estados').
+   */
   placeholder?: string
+  /** A combobox's search: up to COMBOBOX_PAGE options matching `q`, and the root of their query keys. */
+  search?: (q: string) => Promise<SelectOption[]>
+  queryKey?: QueryKey
+  /**
+   * A combobox's option for the value in the URL, when the screen has it (the URL holds only the id: a link or
+   * a reload names the record once the screen has read it).
+   */
+  current?: SelectOption | null
   /** 'Limpiar' leaves it as it is (SPEC §2.13: it clears the text, the date and the state, not the home). */
   keep?: boolean
 }

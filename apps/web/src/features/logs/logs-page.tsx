@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query'
-import type { Log, LogTipo, Trabajador } from '@vb/shared'
+import type { Log, LogTipo } from '@vb/shared'
 import { logMessages, logTipoLabels, logTipos } from '@vb/shared/logs'
 import { useState } from 'react'
 import { Badge, Button, Card, Spinner, Table } from 'react-bootstrap'
+import { useSearchParams } from 'react-router'
 import { Icon } from '../../components/icon'
 import { type Column, DATE_SORT_LABELS, DataList, type ListFilter, type ListParams } from '../../components/list'
 import { useToast } from '../../components/toasts'
@@ -10,6 +10,7 @@ import { api } from '../../lib/api-client'
 import { downloadFile } from '../../lib/download'
 import { errorMessage } from '../../lib/form-errors'
 import { formatDateTimeSeconds } from '../../lib/format'
+import { searchTrabajadores, trabajadorPickerKey, useTrabajadorOption } from '../../lib/pickers'
 
 /** SPEC §2.11: 'Todos', 25 (the default), 50, 75, 100. */
 const PAGE_SIZES = { options: ['todos', 25, 50, 75, 100] as const, default: 25 }
@@ -144,30 +145,26 @@ function Descargar({ params }: { params: ListParams }) {
   )
 }
 
-/** The workers the filter offers: those the worker sees (the server scopes them, DECISIONS P1). */
-function useWorkerOptions() {
-  return useQuery({
-    queryKey: ['trabajadores', 'opciones'],
-    queryFn: async () =>
-      (await api.get<Trabajador[]>('/trabajadores', { pageSize: 100, sort: 'apellidos', order: 'asc' })).map((t) => ({
-        value: t.id,
-        label: `${t.nombre} ${t.apellidos}`,
-      })),
-    staleTime: 60_000,
-  })
-}
-
 /**
  * SPEC §2.11 with DECISIONS L1-L3 and P1: the access log, newest first, filtered and paged by the server. Beyond
  * SPEC, for an operator investigating an incident: filters by worker, type and free text, and each entry opens
  * to its description and its values before and after.
  */
 export function LogsPage() {
-  const workers = useWorkerOptions()
+  const [search] = useSearchParams()
+  // The workers the worker sees (the server scopes them, DECISIONS P1), searched by the server.
+  const worker = useTrabajadorOption(Number(search.get('trabajadorId')) || null)
   const filters: ListFilter[] = [
     { key: 'desde', label: 'Desde', type: 'date' },
     { key: 'hasta', label: 'Hasta', type: 'date' },
-    { key: 'trabajadorId', label: 'Trabajador', type: 'select', options: workers.data ?? [] },
+    {
+      key: 'trabajadorId',
+      label: 'Trabajador',
+      type: 'combobox',
+      queryKey: trabajadorPickerKey,
+      search: searchTrabajadores,
+      current: worker,
+    },
     { key: 'tipo', label: 'Tipo', type: 'select', options: logTipos.map((t) => ({ value: t, label: logTipoLabels[t] })) },
   ]
   return (

@@ -1,5 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
-import type { Presupuesto, PresupuestoEstado, Vivienda } from '@vb/shared'
+import type { Presupuesto, PresupuestoEstado } from '@vb/shared'
 import { madridDay, madridTime } from '@vb/shared/dates'
 import { formatMoney } from '@vb/shared/money'
 import {
@@ -15,10 +14,11 @@ import type { z } from 'zod'
 import { SelectField, TextField } from '../../components/form-fields'
 import { type Column, DATE_SORT_LABELS } from '../../components/list'
 import { Money } from '../../components/money'
+import { RemoteComboboxField } from '../../components/remote-combobox-field'
 import { CrudPage } from '../../components/resource/crud-page'
 import { UploadField } from '../../components/upload-field'
-import { api } from '../../lib/api-client'
 import { formatDate, formatDateTime } from '../../lib/format'
+import { searchViviendas, useViviendaOption, viviendaPickerKey } from '../../lib/pickers'
 import { resourceClient } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
 
@@ -38,15 +38,6 @@ export const presupuestosResource = resourceClient<Presupuesto, PresupuestoForm>
 const REFRESH_MS = 4 * 60_000
 
 const estadoOptions = presupuestoEstados.map((e) => ({ value: e, label: presupuestoEstadoLabels[e] }))
-
-/** The homes of the selected company (or all the worker's), for the filter and the form. */
-function useViviendas(empresaId: number | null) {
-  return useQuery({
-    queryKey: ['viviendas', 'opciones', { empresaId }],
-    queryFn: () => api.get<Vivienda[]>('/viviendas', { empresaId, pageSize: 100, sort: 'nombre', order: 'asc' }),
-    staleTime: 30_000,
-  })
-}
 
 /** The state as a coloured badge, and who changed it last (beyond SPEC: who approved a spend). */
 function Estado({ p }: { p: Presupuesto }) {
@@ -141,8 +132,9 @@ export function PresupuestosPage() {
   const empresaId = useEmpresaId()
   const [search] = useSearchParams()
   const viviendaId = Number(search.get('viviendaId')) || null
-  const viviendas = useViviendas(empresaId)
-  const homeOptions = (viviendas.data ?? []).map((v) => ({ value: v.id, label: v.nombre }))
+  // The homes of the selected company (or all the worker's), searched by the server for the filter and the form.
+  const home = useViviendaOption(viviendaId)
+  const homes = { queryKey: viviendaPickerKey(empresaId), search: searchViviendas(empresaId) }
 
   return (
     <CrudPage<Presupuesto, PresupuestoForm>
@@ -153,8 +145,9 @@ export function PresupuestosPage() {
         {
           key: 'viviendaId',
           label: 'Vivienda',
-          type: 'select',
-          options: homeOptions,
+          type: 'combobox',
+          ...homes,
+          current: home,
           placeholder: 'Todas las viviendas',
           keep: true,
         },
@@ -210,17 +203,13 @@ export function PresupuestosPage() {
           />
           <TextField form={form} name="fechaPrevista" label="Fecha prevista" type="datetime-local" />
           <SelectField form={form} name="estado" label="Estado" options={estadoOptions} />
-          <SelectField
+          <RemoteComboboxField
             form={form}
             name="viviendaId"
             label="Vivienda"
-            numeric
-            placeholder="Selecciona una vivienda"
-            options={
-              p && !homeOptions.some((o) => o.value === p.viviendaId)
-                ? [...homeOptions, { value: p.viviendaId, label: p.vivienda.nombre }]
-                : homeOptions
-            }
+            placeholder="Escribe para buscar una vivienda"
+            {...homes}
+            current={p ? { value: p.viviendaId, label: p.vivienda.nombre } : home}
           />
           <UploadField
             form={form}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import type { Prioridad, TareaTrabajador, TrabajadorAsignable, Vivienda } from '@vb/shared'
+import type { Prioridad, TareaTrabajador, TrabajadorAsignable } from '@vb/shared'
 import { can } from '@vb/shared/permissions'
 import { prioridades, prioridadVariants, tareaMessages, tareaTrabajadorCreateSchema } from '@vb/shared/tareas'
 import { type ReactNode, useId } from 'react'
@@ -10,11 +10,13 @@ import { SelectField, TextField } from '../../components/form-fields'
 import { FormModal } from '../../components/form-modal'
 import { Icon } from '../../components/icon'
 import { ListPagination } from '../../components/list/list-pagination'
+import { RemoteComboboxField } from '../../components/remote-combobox-field'
 import { useResourceForm } from '../../components/resource/use-resource-form'
 import { useToast } from '../../components/toasts'
 import { useModalState } from '../../components/use-modal-state'
 import { api } from '../../lib/api-client'
 import { formatDate, madridDay } from '../../lib/format'
+import { searchViviendas, viviendaPickerKey } from '../../lib/pickers'
 import { resourceClient, useResourceMutations } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
 import { useQueryParams } from '../../lib/use-query-params'
@@ -43,29 +45,6 @@ function useTrabajadores(enabled: boolean) {
     queryFn: () => api.get<TrabajadorAsignable[]>('/tareas-trabajador/trabajadores'),
     enabled,
     staleTime: 60_000,
-  })
-}
-
-/**
- * SPEC §6 home loading for tasks: SUPERADMIN all homes; ADMIN and EMPLEADO the homes of their companies
- * (`empresaIds` comma-joined), kept to those companies on the client too; narrowed to the company chosen in
- * the top bar (DECISIONS D1).
- */
-function useViviendasDeTareas(enabled: boolean) {
-  const trabajador = useTrabajador()
-  const empresaId = useEmpresaId()
-  const own = (trabajador?.empresas ?? []).map((e) => e.id)
-  const superadmin = trabajador?.rol === 'SUPERADMIN'
-  return useQuery({
-    queryKey: ['viviendas', 'tareas', { empresaId, own, superadmin }],
-    enabled: enabled && Boolean(trabajador),
-    staleTime: 30_000,
-    queryFn: async () => {
-      if (!superadmin && own.length === 0) return []
-      const query = { pageSize: 100, sort: 'nombre', order: 'asc', empresaId, empresaIds: superadmin ? undefined : own.join(',') }
-      const list = await api.get<Vivienda[]>('/viviendas', query)
-      return superadmin ? list : list.filter((v) => own.includes(v.empresaId))
-    },
   })
 }
 
@@ -157,7 +136,6 @@ export function TareasPage() {
   const completar = useCompletarTarea((id) => tareasResource.update(id, { completada: true }))
   const nueva = useModalState<null>()
   const borrando = useModalState<TareaTrabajador>()
-  const viviendas = useViviendasDeTareas(nueva.show)
   const hoy = madridDay(new Date())
   const { form, formError, submit, dirty } = useResourceForm<TareaForm>({
     schema: tareaTrabajadorCreateSchema as unknown as z.ZodType<unknown, TareaForm>,
@@ -308,15 +286,16 @@ export function TareasPage() {
       >
         <TextField form={form} name="titulo" label="Título" autoFocus />
         <TextField form={form} name="descripcion" label="Descripción" rows={3} />
-        <SelectField
+        {/* SPEC §6: SUPERADMIN any home, ADMIN and EMPLEADO those of their companies (the server scopes the
+            search), narrowed to the company chosen in the top bar (DECISIONS D1). */}
+        <RemoteComboboxField
           form={form}
           name="viviendaId"
           label="Vivienda"
-          numeric
-          placeholder="Selecciona una vivienda"
-          options={(viviendas.data ?? []).map((v) => ({ value: v.id, label: v.nombre, group: v.empresa.nombre }))}
-          help={viviendas.isError ? tareaMessages.errorViviendas : viviendas.isPending ? 'Cargando...' : undefined}
-          key={viviendas.isSuccess ? 'ready' : 'loading'}
+          placeholder="Escribe para buscar una vivienda"
+          queryKey={viviendaPickerKey(empresaId)}
+          search={searchViviendas(empresaId)}
+          errorText={tareaMessages.errorViviendas}
         />
         <TextField form={form} name="fecha" label="Fecha" type="date" />
         <SelectField form={form} name="prioridad" label="Prioridad" options={prioridades.map((p) => ({ value: p, label: p }))} />

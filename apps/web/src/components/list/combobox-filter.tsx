@@ -1,0 +1,41 @@
+import { useState } from 'react'
+import type { SelectOption } from '../form-fields'
+import { RemoteCombobox } from '../remote-combobox-field'
+import type { ListFilter } from './types'
+
+/** A filter over a table that grows: the server searches it; emptying the box removes the filter. */
+export function ComboboxFilter({
+  filter,
+  value,
+  onChange,
+}: {
+  filter: ListFilter
+  value: string
+  onChange: (value: string) => void
+}) {
+  // The option chosen here names the value at once; a value from a link waits for the screen's `current`.
+  const [picked, setPicked] = useState<SelectOption | null>(null)
+  const chosen =
+    value === ''
+      ? null
+      : picked && String(picked.value) === value
+        ? picked
+        : filter.current && String(filter.current.value) === value
+          ? filter.current
+          : { value, label: '' }
+  return (
+    <RemoteCombobox
+      className="vb-list-filter vb-list-filter-select"
+      labelClassName="fw-semibold mb-1"
+      label={filter.label}
+      placeholder={filter.placeholder ?? 'Todos'}
+      queryKey={filter.queryKey ?? ['filter', filter.key]}
+      search={filter.search ?? (async () => [])}
+      value={chosen}
+      onChange={(option) => {
+        setPicked(option)
+        onChange(option ? String(option.value) : '')
+      }}
+    />
+  )
+}
