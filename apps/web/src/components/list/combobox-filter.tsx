@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import type { SelectOption } from '../form-fields'
 import { RemoteCombobox } from '../remote-combobox-field'
 import type { ListFilter } from './types'
@@ -15,6 +15,8 @@ export function ComboboxFilter({
 }) {
   // The option chosen here names the value at once; a value from a link waits for the screen's `current`.
   const [picked, setPicked] = useState<SelectOption | null>(null)
+  // One object per value: the combobox takes a new object for another choice.
+  const unnamed = useMemo(() => ({ value, label: '' }), [value])
   const chosen =
     value === ''
       ? null
@@ -22,7 +24,7 @@ export function ComboboxFilter({
         ? picked
         : filter.current && String(filter.current.value) === value
           ? filter.current
-          : { value, label: '' }
+          : unnamed
   return (
     <RemoteCombobox
       className="vb-list-filter vb-list-filter-select"
