@@ -152,3 +152,54 @@ test('full page loads in a row never wait for a connection held by the stream of
     await browser.close()
   }
 })
+
+test('eight tabs of the app share one stream: none waits for a connection, and each hears a notification at once', async ({
+  browser,
+}) => {
+  // The browser keeps six connections per server: when each tab held a stream, a seventh tab (and every request
+  // of the six) waited for one. Now the tab that holds the lock follows the stream and tells the others.
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL })
+  try {
+    let streams = 0
+    context.on('request', (r) => {
+      if (r.url().includes('/api/notificaciones/stream')) streams += 1
+    })
+    const first = await context.newPage()
+    await loginAs(first, 'empleado')
+    const tabs = [first]
+    for (const path of ['/usuarios', '/viviendas', '/tareas', '/planing', '/contactos', '/usuarios', '/inicio']) {
+      const tab = await context.newPage()
+      await tab.goto(path, { timeout: 10_000 })
+      await expect(tab.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 10_000 })
+      tabs.push(tab)
+    }
+    expect(streams).toBe(1)
+
+    const me = await (await (await apiAs(first, 'empleado')).get('/trabajadores/me')).json()
+    const admin = await apiAs(await browser.newPage(), 'admin')
+    const notify = async () =>
+      expect(
+        (
+          await admin.post('/notificaciones', {
+            titulo: unique('Aviso'),
+            descripcion: 'Prueba',
+            tipo: 'info',
+            trabajadorId: me.id,
+          })
+        ).status(),
+      ).toBe(201)
+    const last = tabs[7] as Page
+    const before = await bellCount(last)
+    await notify()
+    // Pushed to the first tab's stream and passed on, well before the 15 s poll comes round.
+    await expect.poll(() => bellCount(last), { timeout: 6000 }).toBe(before + 1)
+
+    // The tab that followed the stream is closed: another takes it over, and the others still hear at once.
+    await first.close()
+    await expect.poll(() => streams, { timeout: 6000 }).toBe(2)
+    await notify()
+    await expect.poll(() => bellCount(last), { timeout: 6000 }).toBe(before + 2)
+  } finally {
+    await context.close()
+  }
+})

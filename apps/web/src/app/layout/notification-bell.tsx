@@ -11,7 +11,7 @@ import { useToast } from '../../components/toasts'
 import { api, type Page } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
 import { formatDateTime } from '../../lib/format'
-import { followNotificationStream } from '../../lib/notification-stream'
+import { followSharedNotificationStream } from '../../lib/notification-stream'
 import { NOTIFICACION_EVENT, session } from '../../lib/session'
 
 /** SPEC §3: a style per type (info, warning, error, success, TAREA, PIR); an unknown one is shown as info. */
@@ -94,7 +94,9 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
     const follow = () => {
       controller?.abort()
       controller = new AbortController()
-      void followNotificationStream({
+      // One stream for all the tabs of this worker (lib/notification-stream.ts).
+      void followSharedNotificationStream({
+        name: `vb-notificaciones-${trabajadorId}`,
         token: session.token,
         onNotificacion: () => window.dispatchEvent(new Event(NOTIFICACION_EVENT)),
         onResync: reread,
