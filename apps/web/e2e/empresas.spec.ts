@@ -119,6 +119,39 @@ test('search is debounced, sorting toggles and pages come from the server', asyn
   }
 })
 
+test('a row deleted while its search is still being read does not come back', async ({ page, list }) => {
+  // A name that sorts first, so the row is on the unfiltered first page while the search's own read is held.
+  const nombre = unique('AAA Empresa Fugaz')
+  await createViaApi(page, 'superadmin', '/empresas', [{ nombre }])
+  await list.open('superadmin')
+  await expect(list.cell(nombre)).toBeVisible()
+  // The search's first read is answered by the server before the deletion, and reaches the page after it.
+  const search = /\/api\/empresas\?q=/
+  let release!: () => void
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(search, async (route) => {
+    // The server answers at once (the row is there); the answer reaches the page once the deletion is done.
+    const response = await route.fetch()
+    await held
+    await route.fulfill({ response }).catch(() => {
+      /* the app dropped this read: it began before the deletion */
+    })
+  })
+  const searching = page.waitForRequest(search)
+  await list.search(nombre)
+  await searching
+  const confirmacion = await list.askDelete(nombre)
+  const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url().includes('/api/empresas/'))
+  await confirmacion.getByRole('button', { name: 'Eliminar' }).click()
+  expect((await deleted).status()).toBe(204)
+  await page.waitForTimeout(300)
+  release()
+  await expect(page.getByText(SCREENS.empresas.empty)).toBeVisible()
+  await expect(list.cell(nombre)).toHaveCount(0)
+})
+
 test('a company with homes cannot be deleted: the server says why', async ({ page, list }) => {
   const nombre = unique('Empresa Con Casas')
   const created = await createViaApi(page, 'superadmin', '/empresas', [{ nombre }])

@@ -1,4 +1,4 @@
-import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query'
+import { type QueryClient, type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, type Page, type WriteOptions } from './api-client'
 
 /** Query-string values a list call takes: q, sort, order, page, pageSize and the screen's filters. */
@@ -50,14 +50,24 @@ export function staleAfterChange(resource: string): QueryKey[] {
 }
 
 /**
+ * Reads again, after a change to `resource`, every query the change makes stale. A read already under way
+ * began before the change: TanStack Query joins it instead of reading again when its query has no data yet (a
+ * search's first page, whose rows on screen are the previous search's), and that answer would show what was
+ * just deleted or changed. Such reads are dropped first, so each query reads after the change.
+ */
+export async function refreshAfterChange(queryClient: QueryClient, resource: string): Promise<void> {
+  const keys = staleAfterChange(resource)
+  await Promise.all(keys.map((queryKey) => queryClient.cancelQueries({ queryKey })))
+  await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })))
+}
+
+/**
  * Create, update and remove of a resource as TanStack mutations. On success they refresh the resource's
  * own queries and those of the resources that show it (a company's logo in the contacts list).
  */
 export function useResourceMutations<T extends { id: number }, C, U, R = T>(client: ResourceClient<T, C, U, R>) {
   const queryClient = useQueryClient()
-  const refresh = async () => {
-    await Promise.all(staleAfterChange(client.name).map((queryKey) => queryClient.invalidateQueries({ queryKey })))
-  }
+  const refresh = () => refreshAfterChange(queryClient, client.name)
   const create = useMutation({ mutationFn: (body: C) => client.create(body), onSuccess: refresh })
   const update = useMutation({
     mutationFn: ({ id, body, options }: { id: number; body: U; options?: WriteOptions }) => client.update(id, body, options),

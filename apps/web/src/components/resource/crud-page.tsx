@@ -8,7 +8,7 @@ import type { z } from 'zod'
 import { ApiError } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
 import type { ListQuery, ResourceClient } from '../../lib/resource'
-import { useResourceMutations } from '../../lib/resource'
+import { refreshAfterChange, useResourceMutations } from '../../lib/resource'
 import { useTrabajador } from '../../lib/use-session'
 import { ConfirmDialog } from '../confirm-dialog'
 import { FormModal } from '../form-modal'
@@ -210,7 +210,7 @@ export function CrudPage<T extends { id: number }, I extends FieldValues, R = T>
     } catch (err) {
       // A stale edit (409) or a record gone (404): what is on screen is old, so the list is read again.
       if (err instanceof ApiError && (err.statusCode === 409 || err.statusCode === 404)) {
-        void queryClient.invalidateQueries({ queryKey: client.key })
+        void refreshAfterChange(queryClient, client.name)
       }
       throw err
     }

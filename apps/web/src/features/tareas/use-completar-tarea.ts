@@ -3,7 +3,7 @@ import type { TareaTrabajador } from '@vb/shared'
 import { tareaMessages } from '@vb/shared/tareas'
 import { useToast } from '../../components/toasts'
 import type { Page } from '../../lib/api-client'
-import { staleAfterChange } from '../../lib/resource'
+import { refreshAfterChange } from '../../lib/resource'
 
 /** The root of every worker-task query (the API path, as lib/resource.ts keys it). */
 export const TAREAS_KEY = ['tareas-trabajador'] as const
@@ -43,7 +43,7 @@ export function useCompletarTarea(complete: (id: number) => Promise<unknown>) {
     },
     onSuccess: () => toast.success(tareaMessages.completada),
     onSettled: async () => {
-      await Promise.all(staleAfterChange(TAREAS_KEY[0]).map((queryKey) => queryClient.invalidateQueries({ queryKey })))
+      await refreshAfterChange(queryClient, TAREAS_KEY[0])
     },
   })
 }

@@ -16,7 +16,7 @@ import { EstadoBadge, fotoSrc, RolBadge } from '../../components/trabajador-badg
 import { UploadField } from '../../components/upload-field'
 import { api } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
-import { resourceClient } from '../../lib/resource'
+import { refreshAfterChange, resourceClient } from '../../lib/resource'
 import { useTrabajador } from '../../lib/use-session'
 import { PasswordDialog } from './password-dialog'
 
@@ -130,7 +130,7 @@ export function TrabajadoresPage() {
       setResetting(null)
       setPassword(result)
       toast.success('Contraseña restablecida correctamente')
-      void queryClient.invalidateQueries({ queryKey: trabajadoresResource.key })
+      void refreshAfterChange(queryClient, trabajadoresResource.name)
     },
     onError: (err) => {
       setResetting(null)
