@@ -144,9 +144,11 @@ test('a row deleted while its search is still being read does not come back', as
   await searching
   const confirmacion = await list.askDelete(nombre)
   const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url().includes('/api/empresas/'))
+  // After the deletion the list must read again, not take the answer of the read under way.
+  const readAgain = page.waitForRequest(search, { timeout: 10_000 })
   await confirmacion.getByRole('button', { name: 'Eliminar' }).click()
   expect((await deleted).status()).toBe(204)
-  await page.waitForTimeout(300)
+  await readAgain
   release()
   await expect(page.getByText(SCREENS.empresas.empty)).toBeVisible()
   await expect(list.cell(nombre)).toHaveCount(0)

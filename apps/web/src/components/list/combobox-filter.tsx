@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react'
 import type { SelectOption } from '../form-fields'
 import { RemoteCombobox } from '../remote-combobox-field'
-import type { ListFilter } from './types'
+import type { ComboboxFilter as Filter } from './types'
 
 /** A filter over a table that grows: the server searches it; emptying the box removes the filter. */
 export function ComboboxFilter({
@@ -9,7 +9,7 @@ export function ComboboxFilter({
   value,
   onChange,
 }: {
-  filter: ListFilter
+  filter: Filter
   value: string
   onChange: (value: string) => void
 }) {
@@ -31,8 +31,8 @@ export function ComboboxFilter({
       labelClassName="fw-semibold mb-1"
       label={filter.label}
       placeholder={filter.placeholder ?? 'Todos'}
-      queryKey={filter.queryKey ?? ['filter', filter.key]}
-      search={filter.search ?? (async () => [])}
+      queryKey={filter.queryKey}
+      search={filter.search}
       value={chosen}
       onChange={(option) => {
         setPicked(option)

@@ -240,7 +240,7 @@ function FilterInput({ filter, value, onChange }: { filter: ListFilter; value: s
     )
   }
   if (filter.type === 'select') {
-    const options = filter.options ?? []
+    const { options } = filter
     return (
       <div className="vb-list-filter vb-list-filter-select">
         <Form.Label htmlFor={id} className="fw-semibold mb-1">
@@ -266,7 +266,7 @@ function FilterInput({ filter, value, onChange }: { filter: ListFilter; value: s
       </Form.Label>
       <Form.Control
         id={id}
-        type={filter.type}
+        type="date"
         value={value}
         min="1900-01-01"
         max="2100-12-31"

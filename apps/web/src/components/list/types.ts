@@ -58,28 +58,41 @@ export interface RowAction {
  * A choice among a few fixed values is a 'select'; a choice among records of a table that grows (homes,
  * workers) is a 'combobox', searched by the server a page at a time, so every record can be chosen.
  */
-export interface ListFilter {
+export type ListFilter = DateFilter | SelectFilter | ComboboxFilter
+
+interface FilterBase {
   /** The query-string key, sent to the server as it is (e.g. 'fecha', 'desde', 'hasta', 'estado', 'tipo'). */
   key: string
   label: string
-  type: 'date' | 'select' | 'combobox'
-  /** A select's choices (value sent to the server, label shown). */
-  options?: ReadonlyArray<{ value: string | number; label: string }>
-  /**
-   * What no choice means: a select's first option, a combobox's placeholder (default 'Todos'; SPEC §2.13:
-   * 'Todas las viviendas', 'Todos los estados').
-   */
-  placeholder?: string
-  /** A combobox's search: up to COMBOBOX_PAGE options matching `q`, and the root of their query keys. */
-  search?: (q: string) => Promise<SelectOption[]>
-  queryKey?: QueryKey
-  /**
-   * A combobox's option for the value in the URL, when the screen has it (the URL holds only the id: a link or
-   * a reload names the record once the screen has read it).
-   */
-  current?: SelectOption | null
   /** 'Limpiar' leaves it as it is (SPEC §2.13: it clears the text, the date and the state, not the home). */
   keep?: boolean
+}
+
+/** A whole day. */
+export interface DateFilter extends FilterBase {
+  type: 'date'
+}
+
+export interface SelectFilter extends FilterBase {
+  type: 'select'
+  /** The choices (value sent to the server, label shown). */
+  options: ReadonlyArray<{ value: string | number; label: string }>
+  /** The first option, meaning no filter (default 'Todos'; SPEC §2.13: 'Todos los estados'). */
+  placeholder?: string
+}
+
+export interface ComboboxFilter extends FilterBase {
+  type: 'combobox'
+  /** Up to COMBOBOX_PAGE options matching `q`, and the root of their query keys. */
+  search: (q: string) => Promise<SelectOption[]>
+  queryKey: QueryKey
+  /**
+   * The option of the value in the URL, when the screen has it (the URL holds only the id: a link or a reload
+   * names the record once the screen has read it).
+   */
+  current?: SelectOption | null
+  /** The placeholder, meaning no filter (default 'Todos'; SPEC §2.13: 'Todas las viviendas'). */
+  placeholder?: string
 }
 
 export interface DataListProps<T> {
