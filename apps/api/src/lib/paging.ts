@@ -1,6 +1,7 @@
 import type { ListPage } from '@vb/shared'
 import { type AnyColumn, asc, desc, type SQL, sql } from 'drizzle-orm'
 import type { FastifyReply } from 'fastify'
+import { rarestTrigram, type TrigramCounts } from './trigram-counts'
 
 /**
  * Sends a list page as SPEC's JSON array; the total goes in `X-Total-Count` (DECISIONS A4), and
@@ -41,14 +42,20 @@ export function likePattern(q: string): string {
  * A stored, trigram-indexed search column (`busqueda`) that contains `q`. A term of several words asks the index
  * for its words in order (`%lucia%sanchez%`) rather than for the phrase: the phrase's trigrams that cross a word's
  * edge ('  s', ' sa', 'ia ') are among the commonest in a table of names, and reading their long lists in the GIN
- * index was most of a full-name search (docs/performance.md). `strpos` then keeps the rows that hold the phrase
- * itself, so what matches is exactly what `like '%phrase%'` matches.
+ * index was most of a full-name search (docs/performance.md). Given the column's trigram counts
+ * (trigram-counts.ts), it asks only for each word's rarest trigram (`%luc%nch%`), which finds nearly the same rows
+ * from the index's short lists. `strpos` then keeps the rows that hold the term itself, so what matches is exactly
+ * what `like '%term%'` matches, whichever way the index was asked.
  */
-export function searchMatches(column: AnyColumn | SQL, q: string): SQL {
+export function searchMatches(column: AnyColumn | SQL, q: string, counts?: TrigramCounts): SQL {
   const term = searchTerm(q)
   const words = term.split(' ').filter((w) => w !== '')
-  if (words.length < 2) return sql`${column} like ${likePattern(q)}`
-  return sql`(${column} like ${`%${words.map(escapeLike).join('%')}%`} and strpos(${column}, ${term}) > 0)`
+  const indexed = (word: string) => (counts && rarestTrigram(word, counts)) || word
+  const pattern = `%${words.map((w) => escapeLike(indexed(w))).join('%')}%`
+  if (words.length === 0 || (words.length === 1 && pattern === `%${escapeLike(words[0] as string)}%` && term === words[0])) {
+    return sql`${column} like ${likePattern(q)}`
+  }
+  return sql`(${column} like ${pattern} and strpos(${column}, ${term}) > 0)`
 }
 
 /** `f_unaccent(lower(expr)) LIKE pattern` for a search text. */

@@ -24,6 +24,7 @@ import {
 } from './records'
 import { resourceRules, scopeFor } from './scope'
 import { selectPage } from './select-rows'
+import { trigramCounts } from './trigram-counts'
 
 /**
  * A resource from its declarations (docs/adding-a-resource.md). One `defineResource` gives the five calls of
@@ -305,7 +306,7 @@ export interface DefinedList<Q extends BaseListQuery, I> {
    * The WHERE of the list for this worker and query (role check, scope, filters, search) and its ORDER BY
    * keys: what an export of every matching row (the log's CSV) reads, in the list's order.
    */
-  statement(actor: Actor, query: Omit<Q, 'page' | 'pageSize'>): { where: SQL | undefined; orderBy: SQL[] }
+  statement(actor: Actor, query: Omit<Q, 'page' | 'pageSize'>, db?: DbOrTx): { where: SQL | undefined; orderBy: SQL[] }
 }
 
 /**
@@ -320,7 +321,7 @@ export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseL
   const read = (db: DbOrTx) => ((def.read ? def.read(db) : db.select().from(table as PgTable)) as unknown as PgSelect).$dynamic()
   const defaultSort = Object.keys(def.sort)[0] as string
 
-  const statement = (actor: Actor, query: Omit<Q, 'page' | 'pageSize'>) => {
+  const statement = (actor: Actor, query: Omit<Q, 'page' | 'pageSize'>, db?: DbOrTx) => {
     const filters = Object.entries(def.filters ?? {}) as Array<[string, (value: unknown, actor: Actor) => SQL | undefined]>
     const condition = where(
       scopeFor(actor, name, 'list'),
@@ -328,7 +329,7 @@ export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseL
         const value = (query as Record<string, unknown>)[field]
         return value === undefined || value === null ? undefined : filter(value, actor)
       }),
-      query.q && def.search ? searchMatches(def.search, query.q) : undefined,
+      query.q && def.search ? searchMatches(def.search, query.q, db && trigramCounts(db, def.search)) : undefined,
     )
     const keys = [
       ...asList(def.sort[query.sort ?? defaultSort] ?? def.sort[defaultSort] ?? []),
@@ -342,7 +343,7 @@ export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseL
   return {
     statement,
     async list(deps, actor, query) {
-      const { where: condition, orderBy } = statement(actor, query)
+      const { where: condition, orderBy } = statement(actor, query, deps.db)
       const { limit, offset } = pageWindow(query)
       // The statement differs between calls only in its condition, page and (below) sort: built once per sort.
       const rows = selectPage(

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { usuarios, viviendas } from '../db/schema'
 import { buildTestApp } from '../test/build-test-app'
 import { makeEmpresa, makeUsuario, makeVivienda } from '../test/factories'
-import { checkRowMapping, rowMapper, selectPage, selectRows } from './select-rows'
+import { checkRowMapping, rowMapper, selectPage, selectRows, selectShaped, shapeTemplated } from './select-rows'
 
 const { mapResultRow } = drizzle as unknown as {
   mapResultRow: (fields: unknown, row: unknown[], joins?: Record<string, boolean>) => Record<string, unknown>
@@ -136,5 +136,68 @@ describe('selectPage: the statement built once per shape, each call rendering it
     // The same shape name for two different statements: the second call meets the first one's template.
     await selectPage(t.db, 'prueba:mal', build('asc'), conditions[1], 1, 0)
     await expect(selectPage(t.db, 'prueba:mal', build('desc'), conditions[1], 1, 0)).rejects.toThrow(/differs from Drizzle's/)
+  })
+})
+
+describe('selectShaped: a statement built once per shape with its numbers as values, each call rendering its condition', () => {
+  // A bounded scan in a CTE, a bound on its count and a page of it: the shape of a new search (usuarios.service.ts).
+  const build = (
+    c: SQL | undefined,
+    v: { scan: number | drizzle.Placeholder; most: number | drizzle.Placeholder; limit: number | drizzle.Placeholder },
+  ) => {
+    const m = t.db.$with('m').as(t.db.select({ id: usuarios.id, nombre: usuarios.nombre }).from(usuarios).where(c).limit(v.scan))
+    const n = t.db.$with('n').as(t.db.select({ total: sql<number>`count(*)::int`.as('total') }).from(m))
+    return t.db
+      .with(m, n)
+      .select({ id: m.id, nombre: m.nombre, total: n.total })
+      .from(m)
+      .crossJoin(n)
+      .where(sql`${n.total} <= ${v.most}`)
+      .orderBy(m.nombre, m.id)
+      .limit(v.limit)
+  }
+
+  it('gives what Drizzle gives, with the values in their places whatever the condition has', async () => {
+    checkRowMapping(true)
+    const conditions: Array<SQL | undefined> = [
+      undefined,
+      sql`${usuarios.apellidos} = ${'Filas'}`,
+      and(like(usuarios.apellidos, 'Fil%'), sql`${usuarios.id} > ${0}`, sql`${usuarios.nombre} <> ${'x'}`),
+    ]
+    for (const condition of conditions) {
+      for (const values of [
+        { scan: 3, most: 2, limit: 1 },
+        { scan: 10, most: 9, limit: 5 },
+        { scan: 1, most: 0, limit: 5 },
+      ]) {
+        const ours = await selectShaped(t.db, 'prueba:shaped', build, condition, values)
+        expect(ours).toEqual(await build(condition, values))
+      }
+    }
+    // Built once and rendered into, not run as Drizzle builds it.
+    expect(shapeTemplated('prueba:shaped', true)).toBe(true)
+    expect(shapeTemplated('prueba:shaped', false)).toBe(true)
+    expect(
+      await selectShaped(t.db, 'prueba:shaped', build, sql`${usuarios.apellidos} = ${'Filas'}`, { scan: 3, most: 2, limit: 5 }),
+    ).toEqual([
+      { id: sinCasa.id, nombre: 'Nadia', total: 2 },
+      { id: conCasa.id, nombre: 'Rosa', total: 2 },
+    ])
+  })
+
+  it('runs as Drizzle builds it a statement with a parameter that is neither its condition nor a value', async () => {
+    const withParam = (c: SQL | undefined, v: { limit: number | drizzle.Placeholder }) =>
+      t.db
+        .select({ id: usuarios.id, saludo: sql<string>`${'Hola '} || ${usuarios.nombre}` })
+        .from(usuarios)
+        .where(c)
+        .orderBy(usuarios.id)
+        .limit(v.limit)
+    const condition = sql`${usuarios.apellidos} = ${'Filas'}`
+    expect(await selectShaped(t.db, 'prueba:shaped-param', withParam, condition, { limit: 5 })).toEqual([
+      { id: conCasa.id, saludo: 'Hola Rosa' },
+      { id: sinCasa.id, saludo: 'Hola Nadia' },
+    ])
+    expect(shapeTemplated('prueba:shaped-param', true)).toBe(false)
   })
 })

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import * as drizzle from 'drizzle-orm'
-import { Column, getTableName, is, type Placeholder, SQL, Subquery, sql } from 'drizzle-orm'
+import { Column, getTableName, is, Placeholder, SQL, Subquery, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../db/client'
 
 /** Drizzle's own row mapper (exported at run time, left out of its type declarations), for the check below. */
@@ -120,14 +120,14 @@ export async function selectRows<R>(query: PromiseLike<R[]>): Promise<R[]> {
   return mapped as R[]
 }
 
-/** A page statement's text around its condition, worked out once per shape (see selectPage). */
-interface PageTemplate {
+/** A statement's text around its condition, worked out once per shape (see selectShaped). */
+interface Template {
   /** The text before the condition (the whole text when there is none). */
   before: string
-  /** The text after the condition, split where the LIMIT and OFFSET parameters go. */
+  /** The text after the condition, split where the values' parameters go. */
   after: string[]
-  /** Which of LIMIT (1) and OFFSET (2) each split of `after` takes. */
-  slots: number[]
+  /** Which value each split of `after` takes. */
+  slots: string[]
   fields: PreparedSelect['fields']
   joinsNotNullableMap?: Record<string, boolean>
   /** The driver's type set-up of Drizzle's prepared query (timestamps as text, and so on). */
@@ -135,13 +135,20 @@ interface PageTemplate {
   map: (row: unknown[]) => Record<string, unknown>
 }
 
-/** The templates by shape: a few per list (its sorts and orders are enums), with and without a condition and OFFSET. */
-const templates = new Map<string, PageTemplate | null>()
+/** The templates by shape: a few per list (its sorts and orders are enums), with and without a condition. */
+const templates = new Map<string, Template | null>()
 const CONDITION = '/*vb:condicion*/'
-const LIMIT = sql.placeholder('vb_limit')
-const OFFSET = sql.placeholder('vb_offset')
 
-type PagedBuild<R> = (condition: SQL | undefined, limit: number | Placeholder, offset: number | Placeholder) => PromiseLike<R[]>
+/** Tests: whether a shape's statement (with or without a condition) is built once and rendered into (true), run as Drizzle builds it (false), or not met yet. */
+export function shapeTemplated(shape: string, withCondition: boolean): boolean | undefined {
+  const template = templates.get(`${shape}|${withCondition ? 'where' : 'all'}`)
+  return template === undefined ? undefined : template !== null
+}
+
+/** The values a shaped statement takes besides its condition (a page's LIMIT and OFFSET, a bound), by name. */
+type Values = Record<string, number>
+type Slots<V extends Values> = { [K in keyof V]: number | Placeholder }
+type ShapedBuild<R, V extends Values> = (condition: SQL | undefined, values: Slots<V>) => PromiseLike<R[]>
 
 interface DrizzleHandle {
   dialect: { sqlToQuery: (s: SQL) => { sql: string; params: unknown[] } }
@@ -149,25 +156,28 @@ interface DrizzleHandle {
 }
 
 /** The template of one shape, or null when its text is not one this function can split safely. */
-function templateOf<R>(build: PagedBuild<R>, withCondition: boolean, withOffset: boolean): PageTemplate | null {
-  // Drizzle leaves out an OFFSET of 0: the first page has a shape of its own.
+function templateOf<R, V extends Values>(build: ShapedBuild<R, V>, withCondition: boolean, names: string[]): Template | null {
+  const placeholders = Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Slots<V>
   const prepared = (
-    build(withCondition ? sql.raw(CONDITION) : undefined, LIMIT, withOffset ? OFFSET : 0) as unknown as {
-      _prepare: () => PreparedSelect
-    }
+    build(withCondition ? sql.raw(CONDITION) : undefined, placeholders) as unknown as { _prepare: () => PreparedSelect }
   )._prepare()
   const { text, types } = prepared.queryConfig as { text: string; types: unknown }
-  const expected = withOffset ? [LIMIT, OFFSET] : [LIMIT]
-  if (prepared.params.length !== expected.length || prepared.params.some((p, i) => p !== expected[i])) return null
+  // Every parameter must be one of the values, each used once: the condition is the only other source.
+  const slotOf = prepared.params.map((p) => (is(p, Placeholder) ? (p as Placeholder).name : undefined))
+  if (slotOf.some((name) => name === undefined || !names.includes(name))) return null
+  if (new Set(slotOf).size !== slotOf.length) return null
   const at = withCondition ? text.indexOf(CONDITION) : 0
   if (at < 0 || text.indexOf(CONDITION, at + 1) >= 0 || text.slice(0, at).includes('$')) return null
   const tail = withCondition ? text.slice(at + CONDITION.length) : text
-  const parts = tail.split(/\$([12])(?![0-9])/)
-  if (parts.length !== 2 * expected.length + 1 || tail.split('$').length !== expected.length + 1) return null
+  const parts = tail.split(/\$([0-9]+)(?![0-9])/)
+  const numbers = parts.filter((_, i) => i % 2 === 1).map(Number)
+  // $1, $2, … in order, and no other '$' in the text after the condition.
+  if (numbers.length !== slotOf.length || numbers.some((n, i) => n !== i + 1)) return null
+  if (tail.split('$').length !== numbers.length + 1) return null
   return {
     before: withCondition ? text.slice(0, at) : '',
     after: parts.filter((_, i) => i % 2 === 0),
-    slots: parts.filter((_, i) => i % 2 === 1).map(Number),
+    slots: slotOf as string[],
     fields: prepared.fields,
     joinsNotNullableMap: prepared.joinsNotNullableMap,
     types,
@@ -176,16 +186,65 @@ function templateOf<R>(build: PagedBuild<R>, withCondition: boolean, withOffset:
 }
 
 /**
- * One page of a list whose statement differs between calls only in its condition, LIMIT and OFFSET: the
- * statement is built by Drizzle once per `shape` (say, the list and its sort and order) with a marker for the
- * condition, and each call renders only its condition (the worker's scope, filters, search) into it. In a CPU
- * profile of the residents' page, Drizzle building the whole statement was about a sixth of the server's busy time.
- * `shape` names one statement in the whole process (the kit's lists use `kit:<resource>:…`, a resource's own list
- * its own name), and `build` must give the same statement for the same shape whatever the condition; a statement with parameters
- * outside its condition, LIMIT and OFFSET is run as Drizzle builds it. With `checkRowMapping(true)` (the API
- * tests) each call also builds the statement with Drizzle and throws if the text or the parameters differ.
+ * A statement that differs between calls only in its condition and some numbers (a page's LIMIT and OFFSET, a
+ * bound): the statement is built by Drizzle once per `shape` (say, the list and its sort and order) with a marker
+ * for the condition and a placeholder for each of `values`, and each call renders only its condition (the worker's
+ * scope, filters, search) into it. In a CPU profile of the residents' page, Drizzle building the whole statement
+ * was about a sixth of the server's busy time (a new search's statement, with its two CTEs, about a seventh).
+ * `shape` names one statement in the whole process (the kit's lists use `kit:<resource>:…`, a resource's own
+ * list its own name), and `build` must give the same statement for the same shape whatever the condition and the
+ * values; a statement with parameters outside its condition and values is run as Drizzle builds it. Drizzle
+ * leaves out an OFFSET of 0, so a shape that has one gives it as a value only when it is not 0 (selectPage). With
+ * `checkRowMapping(true)` (the API tests) each call also builds the statement with Drizzle and throws if the text
+ * or the parameters differ.
  */
-export async function selectPage<R>(
+export async function selectShaped<R, V extends Values>(
+  db: DbOrTx,
+  shape: string,
+  build: ShapedBuild<R, V>,
+  condition: SQL | undefined,
+  values: V,
+): Promise<R[]> {
+  const key = `${shape}|${condition ? 'where' : 'all'}`
+  let template = templates.get(key)
+  if (template === undefined) {
+    template = templateOf(build, condition !== undefined, Object.keys(values))
+    templates.set(key, template)
+  }
+  if (template === null) return selectRows(build(condition, values))
+  const handle = db as unknown as DrizzleHandle
+  const rendered = condition ? handle.dialect.sqlToQuery(condition) : { sql: '', params: [] }
+  const n = rendered.params.length
+  let text = template.before + rendered.sql
+  const params = rendered.params
+  for (let i = 0; i < template.after.length; i++) {
+    text += template.after[i]
+    const slot = template.slots[i]
+    if (slot !== undefined) {
+      params.push(values[slot])
+      text += `$${n + i + 1}`
+    }
+  }
+  if (checking) {
+    const theirs = (build(condition, values) as unknown as { _prepare: () => PreparedSelect })._prepare()
+    const theirText = (theirs.queryConfig as { text: string }).text
+    if (theirText !== text || !isDeepStrictEqual(theirs.params, params)) {
+      throw new Error(`selectShaped(${shape}): the statement differs from Drizzle's:\n${text}\n${theirText}`)
+    }
+  }
+  const { rows } = await handle.session.client.query({ text, rowMode: 'array', types: template.types }, params)
+  const mapped = rows.map(template.map)
+  if (checking) compareRows(rows, mapped, template)
+  return mapped as R[]
+}
+
+type PagedBuild<R> = (condition: SQL | undefined, limit: number | Placeholder, offset: number | Placeholder) => PromiseLike<R[]>
+
+/**
+ * One page of a list whose statement differs between calls only in its condition, LIMIT and OFFSET (selectShaped,
+ * with the first page, which has no OFFSET, a shape of its own).
+ */
+export function selectPage<R>(
   db: DbOrTx,
   shape: string,
   build: PagedBuild<R>,
@@ -193,33 +252,7 @@ export async function selectPage<R>(
   limit: number,
   offset: number,
 ): Promise<R[]> {
-  const key = `${shape}|${condition ? 'where' : 'all'}|${offset > 0 ? 'offset' : 'first'}`
-  let template = templates.get(key)
-  if (template === undefined) {
-    template = templateOf(build, condition !== undefined, offset > 0)
-    templates.set(key, template)
-  }
-  const values = offset > 0 ? [limit, offset] : [limit]
-  if (template === null) return selectRows(build(condition, limit, offset))
-  const handle = db as unknown as DrizzleHandle
-  const rendered = condition ? handle.dialect.sqlToQuery(condition) : { sql: '', params: [] }
-  const n = rendered.params.length
-  let text = template.before + rendered.sql
-  for (let i = 0; i < template.after.length; i++) {
-    text += template.after[i]
-    const slot = template.slots[i]
-    if (slot !== undefined) text += `$${n + slot}`
-  }
-  const params = [...rendered.params, ...values]
-  if (checking) {
-    const theirs = (build(condition, limit, offset) as unknown as { _prepare: () => PreparedSelect })._prepare()
-    const theirText = (theirs.queryConfig as { text: string }).text
-    if (theirText !== text || !isDeepStrictEqual(theirs.params, params)) {
-      throw new Error(`selectPage(${shape}): the statement differs from Drizzle's:\n${text}\n${theirText}`)
-    }
-  }
-  const { rows } = await handle.session.client.query({ text, rowMode: 'array', types: template.types }, params)
-  const mapped = rows.map(template.map)
-  if (checking) compareRows(rows, mapped, template)
-  return mapped as R[]
+  return offset > 0
+    ? selectShaped(db, `${shape}|offset`, (c, v) => build(c, v.limit, v.offset), condition, { limit, offset })
+    : selectShaped(db, `${shape}|first`, (c, v) => build(c, v.limit, 0), condition, { limit })
 }

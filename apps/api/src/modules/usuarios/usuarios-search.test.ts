@@ -1,6 +1,9 @@
 import { MAX_EXACT_TOTAL } from '@vb/shared'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
+import { usuarios } from '../../db/schema'
+import { shapeTemplated } from '../../lib/select-rows'
+import { forgetTrigramCounts, loadedTrigramCounts } from '../../lib/trigram-counts'
 import type { TestWorker } from '../../test/build-test-app'
 import { makeUsuario, makeVivienda } from '../../test/factories'
 import { testScenario } from '../../test/scenario'
@@ -78,6 +81,9 @@ describe('GET /api/usuarios?q=…: one scan or two statements, the same answer',
         }
       }
     }
+    // The one scan's statement is built once per sort and order and rendered into (lib/select-rows.ts).
+    expect(shapeTemplated('usuarios:buscar:undefined:undefined|first', true)).toBe(true)
+    expect(shapeTemplated('usuarios:buscar:vivienda:desc|offset', true)).toBe(true)
   })
 
   it('answers a search that finds nothing with an empty page and a total of 0', async () => {
@@ -138,11 +144,16 @@ describe('GET /api/usuarios?q=… with several words: the phrase, as typed', () 
       const found: number[][] = []
       // The index asks for the words in order (`%lucia%frasesanchez%`); the rows must hold the phrase itself,
       // whether the page comes from one scan or from two statements.
-      for (const limit of [200, 0]) {
-        setOneScanMatches(limit)
-        found.push((await get(admin, `/api/usuarios?q=${encodeURIComponent(q)}`)).body.map((u) => u.id).sort((a, b) => a - b))
+      // And whether the index is asked for every trigram (no counts yet) or for each word's rarest (counts read).
+      for (const counts of [false, true]) {
+        if (counts) await loadedTrigramCounts(t.db, usuarios.busqueda)
+        else forgetTrigramCounts(t.db)
+        for (const limit of [200, 0]) {
+          setOneScanMatches(limit)
+          found.push((await get(admin, `/api/usuarios?q=${encodeURIComponent(q)}`)).body.map((u) => u.id).sort((a, b) => a - b))
+        }
       }
-      expect(found[0]).toEqual(found[1])
+      for (const other of found) expect(other, q).toEqual(found[0])
       return found[0]
     }
     expect(await ids('LUCIA frasesánchez')).toEqual([lucia.id])
@@ -155,5 +166,11 @@ describe('GET /api/usuarios?q=… with several words: the phrase, as typed', () 
     expect(await ids('lucia  frasesanchez')).toEqual([])
     expect(await ids('fra_se% comodin')).toEqual([literal.id])
     expect(await ids('fra%se comodin')).toEqual([])
+    // One word, a word under three letters, a part of a word, digits, a hyphen.
+    expect(await ids('frasesánchez')).toEqual([lucia.id, apart.id, swapped.id].sort((a, b) => a - b))
+    expect(await ids('otra frasesanchez')).toEqual([apart.id])
+    expect(await ids('a frasesanchez')).toEqual([lucia.id, apart.id].sort((a, b) => a - b))
+    expect(await ids('esanch')).toEqual([lucia.id, apart.id, swapped.id].sort((a, b) => a - b))
+    expect(await ids('lucia-frasesanchez')).toEqual([])
   })
 })

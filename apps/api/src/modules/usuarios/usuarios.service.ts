@@ -26,7 +26,8 @@ import { ordered, searchMatches } from '../../lib/paging'
 import { boundedTotal, boundedTotalKey, cappedTotal, lockRow, logChange, pageWindow, where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { authorize, resourceRules, scopeFor } from '../../lib/scope'
-import { selectPage, selectRows } from '../../lib/select-rows'
+import { selectPage, selectShaped } from '../../lib/select-rows'
+import { trigramCounts } from '../../lib/trigram-counts'
 import { pirBadge, pirEstadoEs, pirFrom, pirStatusOf } from '../pir/pir.service'
 import { discardFiles } from '../uploads/uploads.service'
 import { findVivienda } from '../viviendas/viviendas.service'
@@ -119,7 +120,7 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
       : undefined,
     query.viviendaId !== undefined ? eq(usuarios.viviendaId, query.viviendaId) : undefined,
     query.nif ? eq(usuarios.nif, normalizeNif(query.nif)) : undefined,
-    query.q ? searchMatches(usuarios.busqueda, query.q) : undefined,
+    query.q ? searchMatches(usuarios.busqueda, query.q, trigramCounts(deps.db, usuarios.busqueda)) : undefined,
     // The start page's links: residents whose PIR has expired or expires within 30 days (SPEC §4).
     query.pir ? pirEstadoEs(usuarios.pirFecha, query.pir, madridDay(deps.clock.now())) : undefined,
   )
@@ -132,7 +133,14 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
   const slot = countSlot(deps.db, boundedTotalKey(usuarios, condition))
   if (query.q && !slot.cached) {
     // A new search that finds few residents (a name): its page and total come from one scan (searchedPage).
-    const found = await searchedPage(deps.db, condition, sort, limit, offset)
+    const found = await searchedPage(
+      deps.db,
+      condition,
+      sort,
+      `usuarios:buscar:${String(query.sort)}:${String(query.order)}`,
+      limit,
+      offset,
+    )
     if (found) {
       const counted = cappedTotal(found.n)
       slot.keep(counted)
@@ -220,35 +228,39 @@ async function searchedPage(
   db: DbOrTx,
   condition: SQL | undefined,
   sort: (source: SortSource) => SQL[],
+  shape: string,
   limit: number,
   offset: number,
 ): Promise<{ rows: PageRow[]; n: number } | undefined> {
-  const m = db.$with('m').as(
-    db
-      .select(listColumns)
-      .from(usuarios)
-      .where(condition)
-      .limit(oneScanMatches + 1),
-  )
-  const t = db.$with('t').as(db.select({ n: sql<number>`count(*)::int`.as('n') }).from(m))
-  const page = db
-    .select()
-    .from(m)
-    // Written out in full: a bare "n" inside the subquery could name a column of `m`.
-    .where(sql`${t}.${sql.identifier('n')} <= ${oneScanMatches}`)
-    .orderBy(...sort(m))
-    .limit(limit)
-    .offset(offset)
-    .as('u')
-  const rows = await selectRows(
-    db
+  const build = (
+    c: SQL | undefined,
+    v: { scan: number | Placeholder; most: number | Placeholder; limit: number | Placeholder; offset?: number | Placeholder },
+  ) => {
+    const m = db.$with('m').as(db.select(listColumns).from(usuarios).where(c).limit(v.scan))
+    const t = db.$with('t').as(db.select({ n: sql<number>`count(*)::int`.as('n') }).from(m))
+    const page = db
+      .select()
+      .from(m)
+      // Written out in full: a bare "n" inside the subquery could name a column of `m`.
+      .where(sql`${t}.${sql.identifier('n')} <= ${v.most}`)
+      .orderBy(...sort(m))
+      .limit(v.limit)
+      .offset(v.offset ?? 0)
+      .as('u')
+    return db
       .with(m, t)
       .select({ n: t.n, ...pageRow(page) })
       .from(t)
       .leftJoinLateral(page, sql`true`)
       .leftJoin(viviendas, eq(viviendas.id, page.viviendaId))
-      .orderBy(...sort(page)),
-  )
+      .orderBy(...sort(page))
+  }
+  const values = { scan: oneScanMatches + 1, most: oneScanMatches, limit }
+  // Built once per sort and order (lib/select-rows.ts); the first page has no OFFSET.
+  const rows =
+    offset > 0
+      ? await selectShaped(db, `${shape}|offset`, build, condition, { ...values, offset })
+      : await selectShaped(db, `${shape}|first`, build, condition, values)
   const n = Number(rows[0]?.n ?? 0)
   if (n > oneScanMatches) return undefined
   return { rows: rows.filter((r) => r.usuario !== null) as PageRow[], n }

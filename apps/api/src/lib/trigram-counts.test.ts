@@ -1,0 +1,81 @@
+import { PgDialect } from 'drizzle-orm/pg-core'
+import { afterAll, describe, expect, it } from 'vitest'
+import { usuarios } from '../db/schema'
+import { buildTestApp } from '../test/build-test-app'
+import { makeEmpresa, makeUsuario, makeVivienda } from '../test/factories'
+import { searchMatches } from './paging'
+import { forgetTrigramCounts, loadedTrigramCounts, rarestTrigram, trigramCounts } from './trigram-counts'
+
+const dialect = new PgDialect()
+const rendered = (q: string, counts?: ReadonlyMap<string, number>) =>
+  dialect.sqlToQuery(searchMatches(usuarios.busqueda, q, counts))
+
+describe('rarestTrigram: the trigram of a word with the fewest rows', () => {
+  const counts = new Map([
+    ['jos', 2520],
+    ['ose', 2600],
+    ['mar', 19155],
+    ['art', 5620],
+    ['rti', 5000],
+    ['tin', 13322],
+  ])
+
+  it('picks the rarest, and a trigram no row holds before any', () => {
+    expect(rarestTrigram('jose', counts)).toBe('jos')
+    expect(rarestTrigram('martin', counts)).toBe('rti')
+    expect(rarestTrigram('martinez', counts)).toBe('ine')
+  })
+
+  it('only trigrams the index holds as such: three ASCII letters or digits', () => {
+    expect(rarestTrigram('ab', counts)).toBeUndefined()
+    expect(rarestTrigram('a-b-c', counts)).toBeUndefined()
+    expect(rarestTrigram('jo-martin', counts)).toBe('rti')
+    expect(rarestTrigram('ñañ', counts)).toBeUndefined()
+  })
+})
+
+describe('searchMatches with trigram counts', () => {
+  const counts = new Map([
+    ['luc', 900],
+    ['uci', 950],
+    ['cia', 8000],
+    ['san', 7000],
+    ['anc', 6000],
+    ['nch', 5000],
+    ['che', 5100],
+    ['hez', 5200],
+  ])
+
+  it('asks the index for each word’s rarest trigram and keeps the rows that hold the whole term', () => {
+    expect(rendered('Lucía Sánchez', counts).params).toEqual(['%luc%nch%', 'lucia sanchez'])
+    expect(rendered('sánchez', counts).params).toEqual(['%nch%', 'sanchez'])
+    // A word under three letters is asked as it is (it gives the index no trigram).
+    expect(rendered('de lucia', counts).params).toEqual(['%de%luc%', 'de lucia'])
+    // LIKE's wildcards stay literal in the term.
+    expect(rendered('50% lucia', counts).params).toEqual(['%50\\%%luc%', '50% lucia'])
+  })
+
+  it('without counts, as before: one word as a LIKE, several in order and the phrase', () => {
+    expect(rendered('Sánchez').params).toEqual(['%sanchez%'])
+    expect(rendered('Lucía Sánchez').params).toEqual(['%lucia%sanchez%', 'lucia sanchez'])
+    // A word with no trigram the counts know: the word itself, as LIKE has it.
+    expect(rendered('lu', counts).params).toEqual(['%lu%'])
+  })
+})
+
+const t = await buildTestApp()
+afterAll(() => t.close())
+const empresa = await makeEmpresa(t.db)
+const casa = await makeVivienda(t.db, empresa.id)
+await makeUsuario(t.db, casa.id, { nombre: 'Trigrama', apellidos: 'Cuenta Cuenta', nif: '00000001R' })
+
+describe('trigramCounts: read in the background from the column, once', () => {
+  it('answers nothing until read, then the rows of each trigram', async () => {
+    forgetTrigramCounts(t.db)
+    expect(trigramCounts(t.db, usuarios.busqueda)).toBeUndefined()
+    const counts = await loadedTrigramCounts(t.db, usuarios.busqueda)
+    expect(counts?.get('cue')).toBe(1)
+    expect(counts?.get('tri')).toBeGreaterThanOrEqual(1)
+    expect(trigramCounts(t.db, usuarios.busqueda)).toBe(counts)
+  })
+})
