@@ -1,4 +1,4 @@
-import { PgDialect } from 'drizzle-orm/pg-core'
+import { PgDialect, pgTable, text } from 'drizzle-orm/pg-core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { usuarios } from '../db/schema'
 import { buildTestApp } from '../test/build-test-app'
@@ -77,5 +77,13 @@ describe('trigramCounts: read in the background from the column, once', () => {
     expect(counts?.get('cue')).toBe(1)
     expect(counts?.get('tri')).toBeGreaterThanOrEqual(1)
     expect(trigramCounts(t.db, usuarios.busqueda)).toBe(counts)
+  })
+
+  it('a read that fails leaves a search without counts, and throws nowhere', async () => {
+    const missing = pgTable('tabla_que_no_existe', { busqueda: text('busqueda') })
+    expect(await loadedTrigramCounts(t.db, missing.busqueda)).toBeUndefined()
+    // Not read again at once: the next read waits a minute.
+    expect(trigramCounts(t.db, missing.busqueda)).toBeUndefined()
+    expect(await loadedTrigramCounts(t.db, missing.busqueda)).toBeUndefined()
   })
 })

@@ -23,9 +23,13 @@ export type TrigramCounts = ReadonlyMap<string, number>
 
 interface State {
   counts?: TrigramCounts
-  at: number
+  /** When the next read may start (performance.now()). */
+  next: number
   loading?: Promise<void>
 }
+
+/** After a failed read, the next search tries again once this long has passed. */
+const RETRY_MS = 60_000
 
 const states = new WeakMap<object, Map<string, State>>()
 
@@ -54,7 +58,7 @@ async function load(db: DbOrTx, names: { table: string; column: string }): Promi
 
 /**
  * The trigram counts of a search column, or undefined while they have not been read yet (the read starts here,
- * in the background; its failure is left for the next search to retry).
+ * in the background; after a failure, the first search a minute later tries again).
  */
 export function trigramCounts(db: DbOrTx, column: AnyColumn): TrigramCounts | undefined {
   const names = namesOf(column)
@@ -67,21 +71,20 @@ export function trigramCounts(db: DbOrTx, column: AnyColumn): TrigramCounts | un
   const key = `${names.table}.${names.column}`
   let state = byColumn.get(key)
   if (!state) {
-    state = { at: 0 }
+    state = { next: 0 }
     byColumn.set(key, state)
   }
   const now = performance.now()
-  if (!state.loading && (!state.counts || now - state.at >= REFRESH_MS)) {
+  if (!state.loading && now >= state.next) {
     const current = state
-    current.at = now
+    current.next = now + REFRESH_MS
     current.loading = load(db, names)
       .then((counts) => {
         current.counts = counts
       })
       .catch(() => {
-        // The database is away or the statement failed: searches keep asking for every trigram; the next one
-        // after a minute tries again.
-        current.at = now - REFRESH_MS + 60_000
+        // The database is away or the statement failed: searches keep what they had (or ask for every trigram).
+        current.next = performance.now() + RETRY_MS
       })
       .finally(() => {
         current.loading = undefined
