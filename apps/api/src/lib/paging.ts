@@ -43,15 +43,19 @@ export function likePattern(q: string): string {
  * for its words in order (`%lucia%sanchez%`) rather than for the phrase: the phrase's trigrams that cross a word's
  * edge ('  s', ' sa', 'ia ') are among the commonest in a table of names, and reading their long lists in the GIN
  * index was most of a full-name search (docs/performance.md). Given the column's trigram counts
- * (trigram-counts.ts), it asks only for each word's rarest trigram (`%luc%nch%`), which finds nearly the same rows
- * from the index's short lists. `strpos` then keeps the rows that hold the term itself, so what matches is exactly
+ * (trigram-counts.ts), a term of two words or more asks only for each word's rarest trigram (`%luc%nch%`), which
+ * finds nearly the same rows from the index's short lists. `strpos` then keeps the rows that hold the term itself, so what matches is exactly
  * what `like '%term%'` matches, whichever way the index was asked.
  */
 export function searchMatches(column: AnyColumn | SQL, q: string, counts?: TrigramCounts): SQL {
   const term = searchTerm(q)
   const words = term.split(' ').filter((w) => w !== '')
-  const indexed = (word: string) => (counts && rarestTrigram(word, counts)) || word
-  const pattern = `%${words.map((w) => escapeLike(indexed(w))).join('%')}%`
+  // Each word's rarest trigram only when two words or more have one: their rows in common are then about as few as
+  // the whole words' (measured over the benchmark's full names), while one word's rarest trigram alone ('nez' of
+  // 'martinez') can hold several times the rows of the word, each read again from the table.
+  const rarest = counts ? words.map((w) => rarestTrigram(w, counts)) : []
+  const useRarest = rarest.filter((t) => t !== undefined).length >= 2
+  const pattern = `%${words.map((w, i) => escapeLike((useRarest && rarest[i]) || w)).join('%')}%`
   if (words.length === 0 || (words.length === 1 && pattern === `%${escapeLike(words[0] as string)}%` && term === words[0])) {
     return sql`${column} like ${likePattern(q)}`
   }

@@ -48,11 +48,14 @@ describe('searchMatches with trigram counts', () => {
 
   it('asks the index for each word’s rarest trigram and keeps the rows that hold the whole term', () => {
     expect(rendered('Lucía Sánchez', counts).params).toEqual(['%luc%nch%', 'lucia sanchez'])
-    expect(rendered('sánchez', counts).params).toEqual(['%nch%', 'sanchez'])
-    // A word under three letters is asked as it is (it gives the index no trigram).
-    expect(rendered('de lucia', counts).params).toEqual(['%de%luc%', 'de lucia'])
+    expect(rendered('de lucía sánchez', counts).params).toEqual(['%de%luc%nch%', 'de lucia sanchez'])
     // LIKE's wildcards stay literal in the term.
-    expect(rendered('50% lucia', counts).params).toEqual(['%50\\%%luc%', '50% lucia'])
+    expect(rendered('lucia 50% sánchez', counts).params).toEqual(['%luc%50\\%%nch%', 'lucia 50% sanchez'])
+  })
+
+  it('one word with a trigram (and words under three letters beside it) is asked whole, as without counts', () => {
+    expect(rendered('sánchez', counts).params).toEqual(['%sanchez%'])
+    expect(rendered('de lucia', counts).params).toEqual(['%de%lucia%', 'de lucia'])
   })
 
   it('without counts, as before: one word as a LIKE, several in order and the phrase', () => {
