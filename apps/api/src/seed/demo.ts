@@ -413,6 +413,9 @@ async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> 
     const monthLength = Number(addDays(addMonthsToMonth(monthStart, 1), -1).slice(8))
     const todayNumber = Number(today.slice(8))
     const inMonth = (n: number) => Math.min(Math.max(n, 1), monthLength)
+    // A morning task of another day must not land on today (a fixed day, or one clamped at the month's end): today's
+    // cell shows three tasks before '+N más', and today's own tasks come first.
+    const notToday = (n: number) => (inMonth(n) === todayNumber ? todayNumber + (todayNumber > 1 ? -1 : 1) : n)
     const at = (n: number, hora: string) => madridDateTime(`${today.slice(0, 8)}${String(inMonth(n)).padStart(2, '0')}`, hora)
     const planingSeed: Array<{
       empresa: number
@@ -454,7 +457,7 @@ async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> 
       },
       {
         empresa: 0,
-        day: todayNumber + 5,
+        day: notToday(todayNumber + 5),
         hora: '09:15',
         titulo: 'Análisis de sangre',
         descripcion: 'En ayunas, centro de salud',
@@ -483,7 +486,7 @@ async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> 
       { empresa: 0, day: 22, hora: '18:00', titulo: 'Cine', descripcion: 'Sesión de tarde', creador: empleado, residentes: 3 },
       {
         empresa: 0,
-        day: 27,
+        day: notToday(27),
         hora: '09:00',
         titulo: 'Renovación DNI',
         descripcion: 'Acompañamiento a la comisaría',
