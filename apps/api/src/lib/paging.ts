@@ -56,7 +56,7 @@ export function searchMatches(column: AnyColumn | SQL, q: string, counts?: Trigr
   const rarest = counts ? words.map((w) => rarestTrigram(w, counts)) : []
   const useRarest = rarest.filter((t) => t !== undefined).length >= 2
   const pattern = `%${words.map((w, i) => escapeLike((useRarest && rarest[i]) || w)).join('%')}%`
-  if (words.length === 0 || (words.length === 1 && pattern === `%${escapeLike(words[0] as string)}%` && term === words[0])) {
+  if (words.length === 0 || (words.length === 1 && term === words[0])) {
     return sql`${column} like ${likePattern(q)}`
   }
   return sql`(${column} like ${pattern} and strpos(${column}, ${term}) > 0)`
