@@ -1,5 +1,5 @@
 import { PgDialect, pgTable, text } from 'drizzle-orm/pg-core'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { usuarios } from '../db/schema'
 import { buildTestApp } from '../test/build-test-app'
 import { makeEmpresa, makeUsuario, makeVivienda } from '../test/factories'
@@ -86,5 +86,26 @@ describe('trigramCounts: read in the background from the column, once', () => {
     const missing = pgTable('tabla_que_no_existe', { busqueda: text('busqueda') })
     expect(await loadedTrigramCounts(t.db, missing.busqueda)).toBeUndefined()
     expect(trigramCounts(t.db, missing.busqueda)).toBeUndefined()
+  })
+
+  it('after a failed read, searches try again once a minute has passed, not before', async () => {
+    const missing = pgTable('otra_tabla_que_no_existe', { busqueda: text('busqueda') })
+    let now = performance.now()
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now)
+    const execute = vi.spyOn(t.db, 'execute')
+    try {
+      expect(await loadedTrigramCounts(t.db, missing.busqueda)).toBeUndefined()
+      const reads = execute.mock.calls.length
+      expect(reads).toBeGreaterThan(0)
+      now += 59_000
+      expect(await loadedTrigramCounts(t.db, missing.busqueda)).toBeUndefined()
+      expect(execute.mock.calls.length).toBe(reads)
+      now += 2_000
+      expect(await loadedTrigramCounts(t.db, missing.busqueda)).toBeUndefined()
+      expect(execute.mock.calls.length).toBeGreaterThan(reads)
+    } finally {
+      execute.mockRestore()
+      clock.mockRestore()
+    }
   })
 })
