@@ -13,7 +13,7 @@
  * 3. The statement PDF of a month and the CSV of 100,000 log entries are files: 3 runs each, time and rows/s.
  * 4. The budget at 10 connections: p99 < 50 ms, no error, at least half the database ceiling, the process
  *    under 300 MB RSS (the process holds the app: autocannon and the database ceiling run in child
- *    processes). Login is outside it: scrypt costs ~70 ms of CPU and 16 MB per hash on purpose.
+ *    processes). Login is outside it: scrypt costs ~70 ms of CPU and 32 MB per hash on purpose.
  *
  * Results: the Markdown tables on stdout, `bench/results/all.json`, and one SVG chart per call in
  * `bench/results/all/` (requests/s and p95 against connections, both engines, with the ceilings).
