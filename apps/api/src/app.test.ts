@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import helmet from 'helmet'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { fixedHeaders } from './app'
 import { testApp } from './test/scenario'
 
@@ -13,6 +13,7 @@ const webDist = mkdtempSync(path.join(tmpdir(), 'vb-web-'))
 writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><html lang="es"><body><div id="root"></div></body></html>')
 writeFileSync(path.join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
 const t = await testApp({ webDist })
+afterAll(() => rmSync(webDist, { recursive: true, force: true }))
 
 describe('HTTP basics', () => {
   it('sends security headers on every response (DECISIONS S6) and no-store on the API (S2)', async () => {
