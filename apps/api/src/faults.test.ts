@@ -485,7 +485,7 @@ describe('bounded resources (item 6)', () => {
       expect([408, 'closed']).toContain(status)
       expect(Date.now() - started).toBeLessThan(5000)
     } finally {
-      await quick.app.close()
+      await quick.close({ keepDatabase: true })
     }
   })
 
@@ -552,7 +552,7 @@ describe('bounded resources (item 6)', () => {
         expect(JSON.stringify(l)).not.toMatch(/stack|at .*\.ts:/)
       }
     } finally {
-      await logged.app.close()
+      await logged.close({ keepDatabase: true })
     }
   })
 })

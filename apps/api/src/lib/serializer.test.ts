@@ -16,7 +16,7 @@ describe('response serializer', () => {
       expect(writers.get('GET /api/logs 200')).toBe('compiled')
       expect(writers.get('GET /api/usuarios 200')).toBe('compiled')
     } finally {
-      await t.app.close()
+      await t.close()
     }
   })
 

@@ -38,7 +38,11 @@ export interface TestApp {
   mails: Mail[]
   /** This app's uploads folder (a temporary one, removed on close). */
   uploadsDir: string
-  close(): Promise<void>
+  /**
+   * Closes the app and its database and removes its uploads folder; `keepDatabase` leaves the database open,
+   * for an app built on another test app's database.
+   */
+  close(options?: { keepDatabase?: boolean }): Promise<void>
   /** Inserts a worker linked to the companies and returns it with a valid bearer token. */
   worker(rol: Rol, empresaIds: number[], extra?: Partial<typeof trabajadores.$inferInsert>): Promise<TestWorker>
   /** app.inject with the worker's token. */
@@ -73,17 +77,23 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = given ?? (await freshDatabase())
   const mails: Mail[] = []
   const uploadsDir = appOptions.uploadsDir ?? path.join(mkdtempSync(path.join(tmpdir(), 'vb-subidas-')), 'uploads')
-  const app = await buildApp({
-    db: database.db,
-    listen: database.listen,
-    jwtSecret: TEST_JWT_SECRET,
-    uploadsDir,
-    mailer: { send: async (m) => void mails.push(m) },
-    loginLimits: { perEmail: 5, perIp: 1000, windowMs: 15 * 60_000 },
-    checkResponses: true,
-    ...appOptions,
-  })
-  await app.ready()
+  let app: FastifyInstance
+  try {
+    app = await buildApp({
+      db: database.db,
+      listen: database.listen,
+      jwtSecret: TEST_JWT_SECRET,
+      uploadsDir,
+      mailer: { send: async (m) => void mails.push(m) },
+      loginLimits: { perEmail: 5, perIp: 1000, windowMs: 15 * 60_000 },
+      checkResponses: true,
+      ...appOptions,
+    })
+    await app.ready()
+  } catch (err) {
+    if (!appOptions.uploadsDir) rmSync(path.dirname(uploadsDir), { recursive: true, force: true })
+    throw err
+  }
   return {
     app,
     db: database.db,
@@ -91,10 +101,13 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     engine: testEngine(),
     mails,
     uploadsDir,
-    async close() {
-      await app.close()
-      await database.close()
-      if (!appOptions.uploadsDir) rmSync(path.dirname(uploadsDir), { recursive: true, force: true })
+    async close({ keepDatabase = false } = {}) {
+      try {
+        await app.close()
+        if (!keepDatabase) await database.close()
+      } finally {
+        if (!appOptions.uploadsDir) rmSync(path.dirname(uploadsDir), { recursive: true, force: true })
+      }
     },
     async worker(rol, empresaIds, extra = {}) {
       counter += 1

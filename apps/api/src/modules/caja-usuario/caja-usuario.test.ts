@@ -544,7 +544,7 @@ describe('the statement is bounded and consistent', () => {
       expect(lines.some((l) => l.msg === 'database unavailable')).toBe(false)
     } finally {
       usePdfFontFiles()
-      await logged.app.close()
+      await logged.close({ keepDatabase: true })
     }
   })
 })
