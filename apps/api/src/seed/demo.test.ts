@@ -135,3 +135,30 @@ describe('demo data (DECISIONS R)', () => {
     }
   })
 })
+
+describe('demo calendar on any day of the month', () => {
+  // The calendar's today cell shows three tasks before '+N más'. On the 27th a fixed 09:00 task, and on a month's
+  // last day the one of today + 5, used to land on today and push 'Cita médica' out of it.
+  for (const instant of ['2026-11-27T11:00:00Z', '2026-11-30T11:00:00Z', '2027-02-28T11:00:00Z', '2027-03-01T11:00:00Z']) {
+    it(`${instant.slice(0, 10)}: the first company's day starts with its own tasks, 'Cita médica' first`, async () => {
+      const day = new Date(instant)
+      const dir = mkdtempSync(path.join(tmpdir(), 'vb-demo-'))
+      const db = await freshDatabase()
+      try {
+        await seedDemo(db.db, day, { uploadsDir: path.join(dir, 'uploads') })
+        const [first] = await db.db.select({ id: empresas.id }).from(empresas).orderBy(empresas.id).limit(1)
+        const rows = await db.db
+          .select({ titulo: planingTareas.titulo, fecha: planingTareas.fecha })
+          .from(planingTareas)
+          .where(eq(planingTareas.empresaId, first!.id))
+          .orderBy(planingTareas.fecha, planingTareas.id)
+        const shown = rows.filter((r) => madridDay(r.fecha) === madridDay(day)).map((r) => r.titulo)
+        expect(shown[0]).toBe('Cita médica')
+        expect(shown.slice(0, 3)).toContain('Taller de cocina')
+      } finally {
+        await db.close()
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+  }
+})
