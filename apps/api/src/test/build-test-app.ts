@@ -92,6 +92,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     await app.ready()
   } catch (err) {
     if (!appOptions.uploadsDir) rmSync(path.dirname(uploadsDir), { recursive: true, force: true })
+    if (!given) await database.close().catch(() => {})
     throw err
   }
   return {
