@@ -443,7 +443,13 @@ function calls(s: Seeded): Call[] {
     },
     { key: 'caja', label: 'cash: page and balance', path: `/api/caja-usuario?nif=${s.nif}&page=1&pageSize=10`, as: 'admin' },
     { key: 'trabajadores', label: 'workers', path: `/api/trabajadores?${page}`, as: 'admin' },
-    { key: 'logs', label: 'logs: one day', path: `/api/logs?fecha=${s.logDay}&page=1&pageSize=50`, as: 'superadmin' },
+    // The log screen's first page (its default size is 25 entries, logs-page.tsx), not 50 as before 2026-11-27.
+    {
+      key: 'logs',
+      label: 'logs: one day',
+      path: `/api/logs?fecha=${s.logDay}&sort=fecha&order=desc&page=1&pageSize=25`,
+      as: 'superadmin',
+    },
     {
       key: 'calendario',
       label: 'calendar month',
