@@ -9,16 +9,18 @@ const { config, requests, connections, duration, warmUp, poolSize } = await new 
 const pool = new pg.Pool({ ...config, max: poolSize })
 pool.on('error', () => {})
 let next = 0
+// A statement the app runs named (prepared once per connection) is run named here too.
+const asQuery = (s) => (s.name ? { name: s.name, text: s.text, values: s.params } : { text: s.text, values: s.params })
 const once = async () => {
   const list = requests[next++ % requests.length]
   // A transaction's statements (BEGIN … COMMIT) must share one connection, as they did in the app.
   if (!list.some((s) => /^\s*begin\b/i.test(s.text))) {
-    for (const s of list) await pool.query(s.text, s.params)
+    for (const s of list) await pool.query(asQuery(s))
     return
   }
   const c = await pool.connect()
   try {
-    for (const s of list) await c.query(s.text, s.params)
+    for (const s of list) await c.query(asQuery(s))
   } finally {
     c.release()
   }

@@ -281,6 +281,8 @@ export async function login(base: string, email: string, password = BENCH_PASSWO
 export interface Captured {
   text: string
   params: unknown[]
+  /** A named prepared statement's name (the token's worker, the calendar month): the ceiling runs it named too. */
+  name?: string
 }
 
 /**
@@ -296,8 +298,9 @@ export function captureSql(db: Db) {
     (query: Query): Query =>
     (q: unknown, params?: unknown, ...rest: unknown[]) => {
       if (state.on) {
-        const text = typeof q === 'string' ? q : (q as { text: string }).text
-        state.captured.push({ text, params: (params as unknown[]) ?? [] })
+        const config = typeof q === 'string' ? { text: q } : (q as { text: string; name?: string; values?: unknown[] })
+        const { text, name } = config
+        state.captured.push({ text, params: (params as unknown[]) ?? config.values ?? [], ...(name ? { name } : {}) })
       }
       return query(q, params, ...rest)
     }

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { usuarios, viviendas } from '../db/schema'
 import { buildTestApp } from '../test/build-test-app'
 import { makeEmpresa, makeUsuario, makeVivienda } from '../test/factories'
-import { checkRowMapping, rowMapper, selectPage, selectRows, selectShaped, shapeTemplated } from './select-rows'
+import { checkRowMapping, preparedRows, rowMapper, selectPage, selectRows, selectShaped, shapeTemplated } from './select-rows'
 
 const { mapResultRow } = drizzle as unknown as {
   mapResultRow: (fields: unknown, row: unknown[], joins?: Record<string, boolean>) => Record<string, unknown>
@@ -199,5 +199,29 @@ describe('selectShaped: a statement built once per shape with its numbers as val
       { id: sinCasa.id, saludo: 'Hola Nadia' },
     ])
     expect(shapeTemplated('prueba:shaped-param', true)).toBe(false)
+  })
+})
+
+describe('preparedRows: a statement run as a named prepared statement, one name per text', () => {
+  it("gives the rows db.execute gives, with the driver's own types (a timestamptz as a Date)", async () => {
+    const statement = sql`select id, nombre, created_at from usuarios where apellidos = ${'Filas'} order by id`
+    const ours = await preparedRows<{ created_at: Date }>(t.db, 'prueba_filas', statement)
+    const theirs = ((await t.db.execute(statement)) as unknown as { rows: Array<{ created_at: string }> }).rows
+    expect(ours).toEqual(theirs.map((r) => ({ ...r, created_at: new Date(r.created_at) })))
+    expect(ours).toHaveLength(2)
+    expect(ours[0]?.created_at).toBeInstanceOf(Date)
+  })
+
+  it('is prepared in PostgreSQL under its name, the same name for the same text and another for another text', async () => {
+    // The statement sees itself: the driver prepares it on the connection before running it.
+    const own = (text: SQL) => preparedRows<{ name: string }>(t.db, 'prueba_propia', text)
+    const first = await own(sql`select name from pg_prepared_statements where name like ${'prueba_propia%'} order by name`)
+    const again = await own(sql`select name from pg_prepared_statements where name like ${'prueba_propia%'} order by name`)
+    const other = await own(sql`select name from pg_prepared_statements where name like ${'prueba_propia%'} order by name desc`)
+    const name = first.map((r) => r.name).find((n) => n.startsWith('prueba_propia_'))
+    expect(name).toBeDefined()
+    expect(again.map((r) => r.name)).toContain(name)
+    const others = other.map((r) => r.name).filter((n) => n !== name)
+    expect(others.length).toBeGreaterThan(0)
   })
 })
