@@ -270,14 +270,14 @@ const MAX_PREPARED = 500
  * parses them (pg's own types: a timestamptz is a Date, a bigint a string, json parsed).
  */
 export async function preparedRows<R>(db: Db, prefix: string, query: SQL): Promise<R[]> {
-  const handle = db as unknown as { dialect: { sqlToQuery: (s: SQL) => { sql: string; params: unknown[] } } }
+  const handle = db as unknown as DrizzleHandle
   const { sql: text, params } = handle.dialect.sqlToQuery(query)
   let name = preparedNames.get(text)
   if (name === undefined && preparedNames.size < MAX_PREPARED) {
     name = `${prefix}_${preparedNames.size + 1}`
     preparedNames.set(text, name)
   }
-  const pool = (db as unknown as { $client: { query: (config: object) => Promise<{ rows: unknown[] }> } }).$client
-  const { rows } = await pool.query(name === undefined ? { text, values: params } : { name, text, values: params })
-  return rows as R[]
+  // The session's client is the pool, which selectShaped runs its statements on too.
+  const { rows } = await handle.session.client.query(name === undefined ? { text } : { name, text }, params)
+  return rows as unknown as R[]
 }
