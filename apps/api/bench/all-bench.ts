@@ -6,12 +6,13 @@
  *    200 workers with 50,000 tasks and 100,000 calendar tasks (`--scale` multiplies the sizes, for a quick look).
  * 2. Starts the real app (buildApp) on a local port and, per call, at 1, 10 and 50 connections (autocannon in a
  *    child process): requests/s, p50, p95, p99 and errors. In the same run, two ceilings at the same concurrency:
- *    the framework's (an authenticated route that does nothing else: the token, the worker's one-row lookup,
- *    Fastify) and the database's (the very statements one request of the call sent, captured at the driver,
+ *    the framework's (an authenticated route that does nothing else: the token, its worker (kept in memory,
+ *    lib/live-cache.ts, read once), Fastify) and the database's (the very statements one request of the call sent, captured at the driver,
  *    replayed through `pg` on a pool of the app's size, no HTTP, in a child process). Each call's throughput is
  *    printed as a fraction of both.
  * 3. The statement PDF of a month and the CSV of 100,000 log entries are files: 3 runs each, time and rows/s.
- * 4. The budget at 10 connections: p99 < 50 ms, no error, at least half the database ceiling, the process
+ * 4. The budget at 10 connections: p99 < 50 ms, no error, at least half the database ceiling (for a call that
+ *    sends no statement, half the framework ceiling), the process
  *    under 300 MB RSS (the process holds the app: autocannon and the database ceiling run in child
  *    processes). Login is outside it: scrypt costs ~70 ms of CPU and 32 MB per hash on purpose.
  *
@@ -610,14 +611,17 @@ async function benchEngine(engine: bench.Engine): Promise<EngineResult> {
           // Login hashes each password with scrypt (16 MB of memory per hash, by design): it reports, not budgeted.
           if (call.key !== 'login' && rss > peakRss) peakRss = rss
           await bench.settle(500)
-          const db = call.ceiling
-            ? undefined
-            : await bench.pgCeiling(session.target, ceilingStatements, {
-                connections,
-                duration: DURATION,
-                warmUp: true,
-                pool: POOL,
-              })
+          // A call that sends no statement (what it reads is kept in memory: lib/live-cache.ts, the count cache)
+          // has no database ceiling: it is held to half the framework ceiling instead.
+          const db =
+            call.ceiling || ceilingStatements.flat().length === 0
+              ? undefined
+              : await bench.pgCeiling(session.target, ceilingStatements, {
+                  connections,
+                  duration: DURATION,
+                  warmUp: true,
+                  pool: POOL,
+                })
           if (call.ceiling) framework.set(connections, load.rps)
           const point: Point = {
             connections,
@@ -699,7 +703,8 @@ function table(r: EngineResult): string {
       const fwRatio = p.framework && c.key !== 'techo' ? p.rps / p.framework : undefined
       // Login hashes the password with scrypt on purpose (about 100 ms of CPU): it reports, like the files.
       const budgeted = p.connections === BUDGET.at && c.key !== 'techo' && c.key !== 'login'
-      const ok = p.p99 < BUDGET.p99 && p.errors === 0 && (dbRatio ?? 1) >= BUDGET.ratio
+      // Half the pg ceiling; a call that sends no statement, half the framework ceiling.
+      const ok = p.p99 < BUDGET.p99 && p.errors === 0 && (dbRatio ?? fwRatio ?? 1) >= BUDGET.ratio
       return [
         p.connections === c.points[0]?.connections ? c.label : '',
         p.connections,

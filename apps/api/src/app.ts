@@ -12,6 +12,7 @@ import { invalidateCounts } from './lib/count-cache'
 import { errorResponses } from './lib/crud-routes'
 import { ensurePrivateDir } from './lib/data-dir'
 import { FileStore } from './lib/files'
+import { ChangeFeed } from './lib/live-cache'
 import { AttemptLimiter, type LoginLimits } from './lib/login-attempts'
 import { logMailer, type Mailer } from './lib/mailer'
 import { NotificationHub } from './lib/notification-hub'
@@ -40,7 +41,10 @@ import { registerWebDelivery } from './plugins/static-files'
 
 export interface AppOptions {
   db: Db
-  /** LISTEN on the database (`Database.listen`): carries new notifications to open streams (D9). */
+  /**
+   * LISTEN on the database (`Database.listen`): carries new notifications to open streams (D9), and the
+   * changes that drop what this process keeps in memory (lib/live-cache.ts).
+   */
   listen: Listen
   jwtSecret: string
   /**
@@ -99,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mailer: options.mailer ?? logMailer(app.log),
     publicUrl: options.publicUrl ?? 'http://127.0.0.1:3000',
     notificationHub: new NotificationHub(options.listen),
+    changes: new ChangeFeed(options.listen),
     files: new FileStore(options.uploadsDir, options.jwtSecret, clock),
     log: app.log,
   }
@@ -106,7 +111,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('deps', deps)
   // Open notification streams never finish by themselves: end them first, so closing can drain the rest;
   // e-mails already promised are sent before the process goes.
+  // Listens once the app is built (a build that fails leaves no connection behind), and stops before it closes.
+  app.addHook('onReady', async () => deps.changes.start())
   app.addHook('preClose', async () => {
+    await deps.changes.stop()
     await deps.notificationHub.stop()
     await deps.background.idle()
   })
@@ -149,18 +157,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A token verified once is remembered (fast-jwt's LRU of 1,000, keyed by a SHA-256 of the token) until it
     // expires or for 10 minutes at most: its signature and claims are not checked again on each call. Failures
     // are never remembered. Whether its worker is still active, its role, companies and password unchanged is
-    // still read on every call (plugins/auth.ts).
+    // checked on every call, against the worker as last read (kept only while its rows do not change:
+    // plugins/auth.ts, lib/live-cache.ts).
     verify: { algorithms: ['HS256'], cache: true },
   })
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')
   })
   // A write has committed by the time its answer is being sent, and the client has not seen it yet: cached
-  // search totals are out of date from here on (lib/count-cache.ts).
+  // search totals (lib/count-cache.ts), the token's worker and the notifications kept (lib/live-cache.ts) are
+  // out of date from here on.
   app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') invalidateCounts(deps.db)
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+      invalidateCounts(deps.db)
+      deps.changes.dropAll()
+    }
   })
-  registerAuth(app, options.db)
+  registerAuth(app, options.db, deps.changes)
   registerTextInput(app)
 
   // Any operation can answer the error body (bad input, no session, no permission, missing record, a conflict,

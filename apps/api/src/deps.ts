@@ -3,6 +3,7 @@ import type { Db } from './db/client'
 import type { Background } from './lib/background'
 import type { Clock } from './lib/clock'
 import type { FileStore } from './lib/files'
+import type { ChangeFeed } from './lib/live-cache'
 import type { AttemptLimiter, LoginLimits } from './lib/login-attempts'
 import type { Mailer } from './lib/mailer'
 import type { NotificationHub } from './lib/notification-hub'
@@ -23,6 +24,8 @@ export interface AppDeps {
   mailer: Mailer
   publicUrl: string
   notificationHub: NotificationHub
+  /** What the database says changed (lib/live-cache.ts): the caches of the token's worker and the poll. */
+  changes: ChangeFeed
   /** DECISIONS S5: the uploads folder and its signed links. */
   files: FileStore
   log: FastifyBaseLogger

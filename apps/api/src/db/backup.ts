@@ -858,6 +858,8 @@ export async function restoreDatabase(
       else await client.query('select setval($1::regclass, $2::bigint, true)', [`public.${quote(s.name)}`, s.lastValue])
     }
     await applyMigrations(client, migrations.slice(level))
+    // An app still connected drops what it keeps in memory about workers on commit (lib/live-cache.ts).
+    await client.query("select pg_notify('cambios', '*')")
     if (signal?.aborted) throw interrupted()
     await client.query('commit')
     committed = true

@@ -18,10 +18,16 @@ export type DbOrTx = Db | Tx
 /** Stops a LISTEN started by `Database.listen`. */
 export type Unlisten = () => Promise<void>
 /**
- * PostgreSQL LISTEN on a channel: `onPayload` runs for each NOTIFY committed by any process. After the
- * connection was lost and LISTEN is back, `onReconnect` runs: NOTIFYs sent meanwhile were missed.
+ * PostgreSQL LISTEN on a channel: `onPayload` runs for each NOTIFY committed by any process. `onLost` runs
+ * as soon as the connection is lost (from then until `onReconnect`, NOTIFYs are missed); after it is back
+ * and listening again, `onReconnect` runs.
  */
-export type Listen = (channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) => Promise<Unlisten>
+export type Listen = (
+  channel: string,
+  onPayload: (payload: string) => void,
+  onReconnect?: () => void,
+  onLost?: () => void,
+) => Promise<Unlisten>
 
 /** Where the database is: a DATABASE_URL, or the embedded server's socket and password. */
 export type ConnectionTarget = string | ConnectionConfig
@@ -152,7 +158,8 @@ export async function openDatabase(target: ConnectionTarget, options: OpenOption
     db,
     pool,
     describe: describeTarget(target),
-    listen: (channel, onPayload, onReconnect) => listenOn(target, checkChannel(channel), onPayload, onReconnect, onError),
+    listen: (channel, onPayload, onReconnect, onLost) =>
+      listenOn(target, checkChannel(channel), onPayload, onReconnect, onLost, onError),
     async close() {
       await pool.end()
     },
@@ -169,6 +176,7 @@ async function listenOn(
   channel: string,
   onPayload: (payload: string) => void,
   onReconnect: (() => void) | undefined,
+  onLost: (() => void) | undefined,
   onError: (err: Error) => void,
 ): Promise<Unlisten> {
   let stopped = false
@@ -202,6 +210,7 @@ async function listenOn(
     const lost = (err?: Error) => {
       if (client !== next) return
       client = undefined
+      onLost?.()
       if (err) onError(err)
       next.end().catch(() => {})
       scheduleRetry()

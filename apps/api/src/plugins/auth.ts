@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/client'
 import { trabajadores } from '../db/schema'
 import type { Actor } from '../lib/actor'
+import type { ChangeFeed } from '../lib/live-cache'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,8 +52,10 @@ function buildActorQuery(db: Db) {
  */
 const actorQueries = new WeakMap<Db, ReturnType<typeof buildActorQuery>>()
 
+export type LoadedActor = Actor & { activo: boolean; tokenVersion: number }
+
 /** The worker behind a token, with its companies, in one query. */
-export async function loadActor(db: Db, id: number): Promise<(Actor & { activo: boolean; tokenVersion: number }) | null> {
+export async function loadActor(db: Db, id: number): Promise<LoadedActor | null> {
   let query = actorQueries.get(db)
   if (!query) {
     query = buildActorQuery(db)
@@ -70,7 +73,11 @@ export async function loadActor(db: Db, id: number): Promise<(Actor & { activo: 
  * One door: the decision comes from the matched route's own configuration, fixed when the route is
  * registered from its declared path, never from a prefix of the raw URL of a request.
  */
-export function registerAuth(app: FastifyInstance, db: Db): void {
+export function registerAuth(app: FastifyInstance, db: Db, changes: ChangeFeed): void {
+  // The lookup is kept while the worker's rows (trabajadores, trabajador_empresas) do not change (lib/live-cache.ts):
+  // a deactivation, a role, a company or a password changed through this process applies on the very next call,
+  // and one made anywhere else as soon as PostgreSQL announces its commit, within milliseconds.
+  const actors = changes.cache<LoadedActor | null>('actor', ['trabajadores', 'trabajador_empresas'])
   app.decorateRequest('actor', null)
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { auth?: 'public' | 'temporal' | 'required' }
@@ -91,7 +98,7 @@ export function registerAuth(app: FastifyInstance, db: Db): void {
       throw new AppError('UNAUTHENTICATED')
     }
     const id = Number(payload.sub)
-    const actor = Number.isInteger(id) && id > 0 && id <= MAX_ID ? await loadActor(db, id) : null
+    const actor = Number.isInteger(id) && id > 0 && id <= MAX_ID ? await actors.get(id, '', () => loadActor(db, id)) : null
     if (!actor?.activo || actor.tokenVersion !== payload.tv) throw new AppError('UNAUTHENTICATED')
     if (actor.passwordTemporal && mode !== 'temporal') throw new AppError('PASSWORD_CHANGE_REQUIRED')
     request.actor = actor

@@ -45,8 +45,13 @@ export interface TestApp {
   close(options?: { keepDatabase?: boolean }): Promise<void>
   /** Inserts a worker linked to the companies and returns it with a valid bearer token. */
   worker(rol: Rol, empresaIds: number[], extra?: Partial<typeof trabajadores.$inferInsert>): Promise<TestWorker>
-  /** app.inject with the worker's token. */
+  /** app.inject with the worker's token, once the app has heard of every change committed so far. */
   as(worker: TestWorker | null, options: InjectOptions): Promise<LightMyRequestResponse>
+  /**
+   * Once the app has heard of every change committed so far (lib/live-cache.ts): for a test that writes in SQL
+   * and then calls app.inject itself.
+   */
+  settled(): Promise<void>
   /**
    * Another API process on the same database and uploads folder, as a second server would be: the same JWT
    * secret and the real clock unless `options` say otherwise. The caller closes it.
@@ -95,6 +100,11 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (!given) await database.close().catch(() => {})
     throw err
   }
+  // Tests write workers and their companies straight in SQL, and then call at once: what the app keeps of them
+  // (lib/live-cache.ts) has heard of those writes first, as another process's request would a moment later.
+  const settled = async () => {
+    await app.deps.changes.settled((payload) => database.pool.query("select pg_notify('cambios', $1)", [payload]))
+  }
   return {
     app,
     db: database.db,
@@ -133,10 +143,12 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       const token = app.jwt.sign({ sub: String(row.id), tv: row.tokenVersion })
       return { id: row.id, email: row.email, rol, token }
     },
-    as(worker, opts) {
+    async as(worker, opts) {
       const headers = { ...(opts.headers ?? {}), ...(worker ? { authorization: `Bearer ${worker.token}` } : {}) }
+      await settled()
       return app.inject({ ...opts, headers })
     },
+    settled,
     anotherProcess(options = {}) {
       return buildApp({
         db: database.db,

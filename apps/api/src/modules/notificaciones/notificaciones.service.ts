@@ -130,7 +130,10 @@ const listQueries = new WeakMap<Db, ReturnType<typeof buildListQueries>>()
 
 /**
  * GET /notificaciones (SPEC §7; DECISIONS A4, D13): the caller's own notifications not yet dismissed, newest
- * first, server-paged with a bounded total (notificaciones_trabajador_idx: worker, date).
+ * first, server-paged with a bounded total (notificaciones_trabajador_idx: worker, date). Every open screen
+ * polls it, and it changes only when the worker's notifications do: each page is kept in this process until
+ * then (lib/live-cache.ts; the trigger on notificaciones names the worker, and a dismissal answered here drops it
+ * before its answer leaves).
  */
 export async function listNotificaciones(
   deps: AppDeps,
@@ -143,11 +146,15 @@ export async function listNotificaciones(
     listQueries.set(deps.db, queries)
   }
   const { limit, offset } = pageWindow(query)
-  const [rows, [totalRow]] = await Promise.all([
-    queries[query.order === 'asc' ? 'asc' : 'desc'].execute({ trabajadorId: actor.id, limit, offset }),
-    queries.total.execute({ trabajadorId: actor.id }),
-  ])
-  return { items: rows.map(toNotificacion), ...cappedTotal(Number(totalRow?.n ?? 0)) }
+  const order = query.order === 'asc' ? 'asc' : 'desc'
+  const pages = deps.changes.cache<ListPage<Notificacion>>('notificaciones', ['notificaciones'])
+  return pages.get(actor.id, `${order}\u0000${limit}\u0000${offset}`, async () => {
+    const [rows, [totalRow]] = await Promise.all([
+      queries[order].execute({ trabajadorId: actor.id, limit, offset }),
+      queries.total.execute({ trabajadorId: actor.id }),
+    ])
+    return { items: rows.map(toNotificacion), ...cappedTotal(Number(totalRow?.n ?? 0)) }
+  })
 }
 
 /**

@@ -113,7 +113,9 @@ describe('GET /api/notificaciones/stream', () => {
       listened = resolve
     })
     const slow = await t.anotherProcess({
-      listen: async (channel, onPayload, onReconnect) => {
+      listen: async (channel, onPayload, onReconnect, onLost) => {
+        // The app's own LISTEN for its caches (lib/live-cache.ts) goes through as it is.
+        if (channel !== 'notificaciones') return t.database.listen(channel, onPayload, onReconnect, onLost)
         reached()
         await gate
         const unlisten = await t.database.listen(channel, onPayload, onReconnect)
