@@ -9,7 +9,9 @@
  *    the framework's (an authenticated route that does nothing else: the token, its worker (kept in memory,
  *    lib/live-cache.ts, read once), Fastify) and the database's (the very statements one request of the call sent, captured at the driver,
  *    replayed through `pg` on a pool of the app's size, no HTTP, in a child process). Each call's throughput is
- *    printed as a fraction of both.
+ *    printed as a fraction of both. The call and its database ceiling take turns (call, ceiling, call, ceiling,
+ *    half the duration each), so that a slow spell of the shared machine falls on both; a call that sends no
+ *    statement takes turns with the framework ceiling instead.
  * 3. The statement PDF of a month and the CSV of 100,000 log entries are files: 3 runs each, time and rows/s.
  * 4. The budget at 10 connections: p99 < 50 ms, no error, at least half the database ceiling (for a call that
  *    sends no statement, half the framework ceiling), the process
@@ -57,6 +59,24 @@ const CHOSEN = String(args.calls).split(',').filter(Boolean)
 const chosen = (call: { key: string }) => CHOSEN.length === 0 || call.key === 'techo' || CHOSEN.includes(call.key)
 const POOL = 10
 const BUDGET = { p99: 50, ratio: 0.5, rssMb: 300, at: 10 }
+/** Each level's duration is measured in this many slices, interleaved with the ceiling's. */
+const SLICES = 2
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
+
+/** Slices of equal duration as one run: their mean throughput, and the percentiles of all their latencies. */
+function merged(loads: bench.LoadResult[]): bench.LoadResult {
+  const latencies = loads.flatMap((l) => l.latencies ?? [])
+  const { p50, p95, p99 } = bench.stats(latencies)
+  return {
+    requests: loads.reduce((n, l) => n + l.requests, 0),
+    rps: mean(loads.map((l) => l.rps)),
+    p50,
+    p95,
+    p99,
+    non2xx: loads.reduce((n, l) => n + l.non2xx, 0),
+    errors: loads.reduce((n, l) => n + l.errors, 0),
+  }
+}
 
 const n = (full: number, min = 1) => Math.max(min, Math.round(full * SCALE))
 const SIZE = {
@@ -595,33 +615,54 @@ async function benchEngine(engine: bench.Engine): Promise<EngineResult> {
           `\n${call.label}: ${call.method ?? 'GET'} ${call.path.slice(0, 90)} → ${probe.status}, ${size} bytes, ${statements.length} statements`,
         )
         const points: Point[] = []
+        // A call that sends no statement (what it reads is kept in memory: lib/live-cache.ts, the count cache) has
+        // no database ceiling: it is held to half the framework ceiling instead, measured beside it.
+        const noStatements = !call.ceiling && ceilingStatements.flat().length === 0
         for (const connections of LEVELS) {
           levelPeak = rssNow()
-          const load = await bench.autocannon(
-            `${base}${call.path}`,
-            token,
-            { connections, duration: DURATION },
-            {
-              method: call.method,
-              body: call.body,
-              paths: call.paths,
-            },
-          )
-          const rss = Math.max(levelPeak, rssNow())
-          // Login hashes each password with scrypt (16 MB of memory per hash, by design): it reports, not budgeted.
-          if (call.key !== 'login' && rss > peakRss) peakRss = rss
-          await bench.settle(500)
-          // A call that sends no statement (what it reads is kept in memory: lib/live-cache.ts, the count cache)
-          // has no database ceiling: it is held to half the framework ceiling instead.
-          const db =
-            call.ceiling || ceilingStatements.flat().length === 0
-              ? undefined
-              : await bench.pgCeiling(session.target, ceilingStatements, {
+          // Interleaved: the call, its ceiling, the call, its ceiling, each for half the duration. A slow spell of this
+          // shared machine (its speed changes within seconds) then falls on both sides of the ratio, not on one.
+          const loads: bench.LoadResult[] = []
+          const ceilings: Array<{ rps: number; latencies: number[] }> = []
+          let rss = 0
+          for (let slice = 0; slice < SLICES; slice++) {
+            loads.push(
+              await bench.autocannon(
+                `${base}${call.path}`,
+                token,
+                { connections, duration: DURATION / SLICES, raw: true },
+                { method: call.method, body: call.body, paths: call.paths },
+              ),
+            )
+            rss = Math.max(rss, levelPeak, rssNow())
+            // Login hashes each password with scrypt (16 MB of memory per hash, by design): it reports, not budgeted.
+            if (call.key !== 'login' && rss > peakRss) peakRss = rss
+            await bench.settle(500)
+            if (call.ceiling) continue
+            if (noStatements) {
+              const techo = await bench.autocannon(`${base}/api/bench/techo`, token, {
+                connections,
+                duration: DURATION / SLICES,
+                raw: true,
+              })
+              ceilings.push({ rps: techo.rps, latencies: techo.latencies ?? [] })
+            } else {
+              ceilings.push(
+                await bench.pgCeiling(session.target, ceilingStatements, {
                   connections,
-                  duration: DURATION,
+                  duration: DURATION / SLICES,
                   warmUp: true,
                   pool: POOL,
-                })
+                }),
+              )
+            }
+            await bench.settle(300)
+          }
+          const load = merged(loads)
+          const ceiling = ceilings.length
+            ? { rps: mean(ceilings.map((c) => c.rps)), ...bench.stats(ceilings.flatMap((c) => c.latencies)) }
+            : undefined
+          const db = noStatements ? undefined : ceiling
           if (call.ceiling) framework.set(connections, load.rps)
           const point: Point = {
             connections,
@@ -631,7 +672,7 @@ async function benchEngine(engine: bench.Engine): Promise<EngineResult> {
             p99: load.p99,
             errors: load.errors + load.non2xx,
             db: db && { rps: db.rps, p95: db.p95 },
-            framework: framework.get(connections),
+            framework: noStatements ? ceiling?.rps : framework.get(connections),
             rssMb: Math.round(rss / 1024 / 1024),
           }
           points.push(point)

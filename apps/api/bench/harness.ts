@@ -384,12 +384,16 @@ export async function sequential(url: string, token: string, n: number): Promise
 }
 
 export interface LoadResult {
+  /** Completed requests. */
+  requests: number
   rps: number
   p50: number
   p95: number
   p99: number
   non2xx: number
   errors: number
+  /** Every 2xx latency in ms, when the run was asked for them (`raw`). */
+  latencies?: number[]
 }
 
 /** What else a load run sends: a method and JSON body, or a different path (from `paths`, in turn) per request. */
@@ -406,7 +410,7 @@ export interface AutocannonRequest {
 export function autocannon(
   url: string,
   token: string,
-  load: { connections: number; duration: number },
+  load: { connections: number; duration: number; raw?: boolean },
   request: AutocannonRequest = {},
 ): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
@@ -422,10 +426,10 @@ export function autocannon(
 }
 
 /**
- * The ceiling: the statements one request of the app sent (captured at the driver, auth included),
+ * The ceiling: the statements one request of the app sent (captured at the driver, the token's worker included when it is read),
  * replayed by `connections` loops through a `pg` pool of the same size, for the same time. What the app
  * adds on top (HTTP, Fastify, validation, serialisation) is the gap between the two. `warmUp` sends the
- * statements once before the clock starts. Given the statements of several requests (a search with a new term
+ * statements once on every connection before the clock starts, as the app's pool is warm. Given the statements of several requests (a search with a new term
  * each time), the loops take them in turn, as the app's requests did. It runs in a child process
  * (ceiling-worker.mjs), like the load: its pool and rows are not the app's memory.
  */
@@ -438,7 +442,7 @@ export async function pgCeiling(
     warmUp = false,
     pool: poolSize = connections,
   }: { connections: number; duration: number; warmUp?: boolean; pool?: number },
-): Promise<Stats & { rps: number }> {
+): Promise<Stats & { rps: number; latencies: number[] }> {
   const requests = (Array.isArray(statements[0]) ? statements : [statements]) as Captured[][]
   // The app's session settings (no JIT), so that the same statements are planned and run the same way.
   const job = { config: { ...clientConfig(target), options: SESSION_OPTIONS }, requests, connections, duration, warmUp, poolSize }
@@ -458,7 +462,7 @@ export async function pgCeiling(
     child.once('exit', (code, signal) => reject(new Error(`ceiling-worker.mjs ended before answering (${signal ?? code})`)))
   })
   if (result.error) throw new Error(result.error)
-  return { rps: result.rps, ...stats(result.latencies) }
+  return { rps: result.rps, ...stats(result.latencies), latencies: result.latencies }
 }
 
 /** Lets requests a load run left in flight finish before the next measurement starts. */

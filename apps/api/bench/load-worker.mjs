@@ -6,7 +6,7 @@ import autocannon from 'autocannon'
 
 const workerData = await new Promise((resolve) => process.once('message', resolve))
 const parentPort = { postMessage: (m) => process.send(m) }
-const { url, token, connections, duration, method = 'GET', body, paths } = workerData
+const { url, token, connections, duration, method = 'GET', body, paths, raw = false } = workerData
 const latencies = []
 const headers = { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }
 let next = 0
@@ -34,6 +34,8 @@ const instance = autocannon(options, (err, result) => {
     p50: at(50),
     p95: at(95),
     p99: at(99),
+    // `raw`: every latency too, for a caller that merges several runs (all-bench.ts's interleaved slices).
+    ...(raw ? { latencies } : {}),
   })
 })
 // Every 2xx response time in ms (autocannon's own summary has p97.5 and p99, not p95).
