@@ -109,9 +109,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   ensurePrivateDir(options.uploadsDir, 0o700, (message) => app.log.warn(message))
   app.decorate('deps', deps)
-  // Open notification streams never finish by themselves: end them first, so closing can drain the rest;
-  // e-mails already promised are sent before the process goes.
-  // Listens once the app is built (a build that fails leaves no connection behind), and stops before it closes.
+  // What the database says changed (lib/live-cache.ts) is listened to once the app is built (a build that fails
+  // leaves no connection behind), and no longer before it closes. Open notification streams never finish by
+  // themselves: end them first, so closing can drain the rest; e-mails already promised are sent before the
+  // process goes.
   app.addHook('onReady', async () => deps.changes.start())
   app.addHook('preClose', async () => {
     await deps.changes.stop()
