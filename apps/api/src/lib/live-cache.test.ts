@@ -80,6 +80,12 @@ describe('LiveCache and ChangeFeed', () => {
     await cache.get(1, '', c.load)
     feed.dropAll()
     expect(cache.size).toBe(0)
+    // The tests' wait never throws: with the database away it gives up, and the call that follows shows the 503.
+    expect(
+      await feed.settled(async () => {
+        throw new Error('terminating connection due to administrator command')
+      }),
+    ).toBe(false)
     await feed.stop()
     expect(feed.live).toBe(false)
   })
