@@ -169,7 +169,7 @@ export async function openDatabase(target: ConnectionTarget, options: OpenOption
 /**
  * LISTEN on a dedicated connection (a pooled one would be handed to other queries). When it drops it
  * reconnects with a doubling pause (0.5 s up to 30 s) and listens again; `onReconnect` then says that
- * NOTIFYs may have been missed.
+ * NOTIFYs may have been missed. One that fails to start rejects and leaves nothing behind: the caller retries.
  */
 async function listenOn(
   target: ConnectionTarget,
@@ -207,8 +207,16 @@ async function listenOn(
     next.on('notification', (message) => {
       if (message.channel === channel) onPayload(message.payload ?? '')
     })
+    // Until it listens, a failure is the caller's (connect rejects): retrying here as well would leave a second
+    // LISTEN that nobody stops when the caller retries on its own.
+    let listening = false
+    let failedEarly = false
     const lost = (err?: Error) => {
       if (client !== next) return
+      if (!listening) {
+        failedEarly = true
+        return
+      }
       client = undefined
       onLost?.()
       if (err) onError(err)
@@ -221,6 +229,9 @@ async function listenOn(
     try {
       await next.connect()
       await next.query(`LISTEN ${channel}`)
+      // Lost between the LISTEN's answer and here: a failure to start like any other.
+      if (failedEarly) throw new Error('La conexión de LISTEN se perdió al empezar')
+      listening = true
     } catch (err) {
       if (client === next) client = undefined
       next.end().catch(() => {})

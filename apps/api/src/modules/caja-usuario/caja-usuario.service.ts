@@ -298,18 +298,22 @@ async function lockMovimiento(tx: Tx, actor: Actor, id: number, action: 'update'
     .from(cajaUsuario)
     .where(where(eq(cajaUsuario.id, id), scope))
   if (!peek) throw notFound(cajaMessages.noEncontrado)
-  const titular = await titularOf(tx, actor, RESOURCE, action, { id: peek.usuarioId }, { lock: true })
+  const titular = await titularOf(tx, actor, RESOURCE, action, { id: peek.usuarioId }, { lock: 'no key update' })
   const row = await lockRow(tx, cajaUsuario, id, scope, cajaMessages.noEncontrado)
   return { titular, row, upload: await uploadOf(tx, { movimientoId: id }) }
 }
 
 const describe = (row: Row, titular: UsuarioTitular) => `${row.concepto} (${formatMoney(row.cantidad)}) de ${nombreDe(titular)}`
 
-/** POST /caja-usuario (SPEC §5, §7; DECISIONS A6, L1, L3): exact amount, optional receipt, logged in the same transaction. */
+/**
+ * POST /caja-usuario (SPEC §5, §7; DECISIONS A6, L1, L3): exact amount, optional receipt, logged in the same
+ * transaction. The resident is held shared: several movements of one resident entered at once do not queue
+ * (no rule spans them), while an edit or the deletion of the resident waits for them.
+ */
 export async function createMovimiento(deps: AppDeps, actor: Actor, input: MovimientoCajaCreate): Promise<MovimientoCaja> {
   scopeFor(actor, RESOURCE, 'create')
   return deps.db.transaction(async (tx) => {
-    const titular = await titularOf(tx, actor, RESOURCE, 'create', { id: input.usuarioId }, { lock: true })
+    const titular = await titularOf(tx, actor, RESOURCE, 'create', { id: input.usuarioId }, { lock: 'share' })
     const now = deps.clock.now()
     const [inserted] = await tx
       .insert(cajaUsuario)

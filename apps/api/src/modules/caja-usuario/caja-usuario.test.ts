@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { cajaUsuario } from '../../db/schema'
 import { usePdfFontFiles } from '../../lib/fonts'
 import { samplePng } from '../../lib/sample-files'
+import { shapeTemplated } from '../../lib/select-rows'
 import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
 import { makeMovimientoCaja, makeUsuario } from '../../test/factories'
 import { multipart } from '../../test/files'
@@ -128,6 +129,39 @@ describe('GET /api/caja-usuario: the ledger (SPEC §2.15, DECISIONS D7, A6)', ()
 })
 
 describe('POST /api/caja-usuario', () => {
+  it('movements of one resident entered at once do not queue behind each other, and every one counts', async () => {
+    const u = await makeUsuario(t.db, homeA.id)
+    // Another creation's transaction, still open, holding the resident as a creation does (FOR SHARE).
+    const other = await t.database.pool.connect()
+    let released = false
+    try {
+      await other.query('begin')
+      await other.query('select id from usuarios where id = $1 for share', [u.id])
+      const release = setTimeout(() => {
+        released = true
+        other.query('rollback').catch(() => {})
+      }, 3000)
+      const res = await post(admin, { concepto: 'A la vez', cantidad: '2.50', fecha: '2026-11-20', usuarioId: u.id })
+      clearTimeout(release)
+      expect(res.statusCode).toBe(201)
+      // Answered while the other one still held the resident: it did not wait for it.
+      expect(released).toBe(false)
+    } finally {
+      if (!released) await other.query('rollback')
+      other.release()
+    }
+    // Ten at once: all stored, the balance their exact sum.
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        post(empleado, { concepto: `Compra ${i}`, cantidad: '0.10', fecha: '2026-11-20', usuarioId: u.id }),
+      ),
+    )
+    expect(burst.map((r) => r.statusCode)).toEqual(Array(10).fill(201))
+    const ledger = await list(admin, `usuarioId=${u.id}&pageSize=100`)
+    expect(ledger.json()).toHaveLength(11)
+    expect(ledger.headers['x-saldo']).toBe('3.50')
+  })
+
   it('stores amounts exactly or refuses them with a clear message, never rounding', async () => {
     const u = await makeUsuario(t.db, homeA.id)
     const ok = await post(empleado, { concepto: 'Coma', cantidad: '12,5', fecha: '2026-11-20T10:00:00+01:00', usuarioId: u.id })
@@ -193,6 +227,8 @@ describe('POST /api/caja-usuario', () => {
     const res = await post(admin, { concepto: 'Ajeno', cantidad: '1', fecha: '2026-11-20', usuarioId: foreign.id })
     expect(res.statusCode).toBe(404)
     expect(await t.db.select().from(cajaUsuario).where(eq(cajaUsuario.usuarioId, foreign.id))).toEqual([])
+    // The writer's lock on the resident (FOR NO KEY UPDATE) is a shape of its own, built once too.
+    expect(shapeTemplated('titular:share', true)).toBe(true)
   })
 
   it('carries a receipt (the paperclip), visible to the company and 404 to another one', async () => {

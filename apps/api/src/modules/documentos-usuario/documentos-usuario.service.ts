@@ -148,7 +148,7 @@ async function lockDocumento(tx: Tx, actor: Actor, id: number, action: 'update' 
     .from(documentosUsuario)
     .where(where(eq(documentosUsuario.id, id), scope))
   if (!peek) throw notFound(documentoMessages.noEncontrado)
-  const titular = await titularOf(tx, actor, RESOURCE, action, { id: peek.usuarioId }, { lock: true })
+  const titular = await titularOf(tx, actor, RESOURCE, action, { id: peek.usuarioId }, { lock: 'no key update' })
   const row = await lockRow(tx, documentosUsuario, id, scope, documentoMessages.noEncontrado)
   return { titular, row, upload: await uploadOf(tx, { documentoId: id }) }
 }
@@ -166,7 +166,7 @@ async function pirChanged(deps: AppDeps, tx: Tx, titular: UsuarioTitular, ...tit
 export async function createDocumento(deps: AppDeps, actor: Actor, input: DocumentoCreate): Promise<Documento> {
   scopeFor(actor, RESOURCE, 'create')
   return deps.db.transaction(async (tx) => {
-    const titular = await titularOf(tx, actor, RESOURCE, 'create', { id: input.usuarioId }, { lock: true })
+    const titular = await titularOf(tx, actor, RESOURCE, 'create', { id: input.usuarioId }, { lock: 'no key update' })
     const uploadId = uploadIdOf(input.archivoUrl)
     const now = deps.clock.now()
     const [row] = await tx

@@ -5,6 +5,7 @@ import { and, eq, like } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { documentosUsuario, notificaciones, uploads } from '../../db/schema'
 import { samplePdf, samplePng } from '../../lib/sample-files'
+import { shapeTemplated } from '../../lib/select-rows'
 import type { TestWorker } from '../../test/build-test-app'
 import { makeDocumento, makeUsuario } from '../../test/factories'
 import { multipart } from '../../test/files'
@@ -46,6 +47,8 @@ describe('GET /api/documentos-usuario', () => {
     const page = await t.as(empleado, { method: 'GET', url: `/api/documentos-usuario?usuarioId=${u.id}&page=2&pageSize=2` })
     expect(page.json().map((d: { titulo: string }) => d.titulo)).toEqual(['Autorización'])
     expect(page.headers['x-total-count']).toBe('3')
+    // The resident is read by a statement built once and rendered into (lib/select-rows.ts), not rebuilt per call.
+    expect(shapeTemplated('titular:read', true)).toBe(true)
   })
 
   it('searches the título without case or accents, filters a Madrid day and sorts by título and fecha', async () => {

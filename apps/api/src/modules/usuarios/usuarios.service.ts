@@ -295,7 +295,10 @@ export interface UsuarioTitular {
  * The resident a document or cash movement belongs to (by id, or by the NIF of the screen's URL in any case),
  * for `action` on `resource` (the role check of SPEC §6), under the worker's scope (DECISIONS P1): another
  * company's resident, or none, is 404 — with SPEC §8's message when asked by NIF. `lock` takes the
- * resident's row (FOR NO KEY UPDATE: writers of one resident's records queue, inserts elsewhere do not).
+ * resident's row, so that what a log entry says of the resident holds until the commit: 'no key update' when
+ * writers of one resident's records must queue (a document's PIR notices, an edit of a record), 'share' when
+ * they need not (a new cash movement: several may be entered at once, while the resident's edit or deletion
+ * waits for them). Inserts of other residents' records never wait.
  */
 export async function titularOf(
   db: DbOrTx,
@@ -303,30 +306,33 @@ export async function titularOf(
   resource: 'documentos-usuario' | 'caja-usuario',
   action: 'list' | 'create' | 'update' | 'delete',
   by: { id?: number; nif?: string },
-  { lock = false }: { lock?: boolean } = {},
+  { lock }: { lock?: 'no key update' | 'share' } = {},
 ): Promise<UsuarioTitular> {
   authorize(actor, resource, action)
   const nif = by.nif === undefined ? undefined : normalizeNif(by.nif)
   if (by.id === undefined && nif === undefined) throw new AppError('NOT_FOUND', NOT_FOUND)
-  // The home comes in the same statement (one round trip); the lock is on the resident's row only.
-  const query = db
-    .select({
-      id: usuarios.id,
-      nombre: usuarios.nombre,
-      apellidos: usuarios.apellidos,
-      nif: usuarios.nif,
-      vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
-    })
-    .from(usuarios)
-    .leftJoin(viviendas, eq(viviendas.id, usuarios.viviendaId))
-    .where(
-      where(
-        by.id !== undefined ? eq(usuarios.id, by.id) : undefined,
-        nif !== undefined ? eq(usuarios.nif, nif) : undefined,
-        resourceRules.usuarios.visible(actor),
-      ),
-    )
-  const [row] = lock ? await query.for('no key update', { of: usuarios }) : await query
+  // The home comes in the same statement (one round trip); the lock is on the resident's row only. Built once
+  // per shape, its condition rendered into it (lib/select-rows.ts): documents and cash read the resident first.
+  const build = (condition: SQL | undefined) => {
+    const query = db
+      .select({
+        id: usuarios.id,
+        nombre: usuarios.nombre,
+        apellidos: usuarios.apellidos,
+        nif: usuarios.nif,
+        vivienda: { id: viviendas.id, nombre: viviendas.nombre, empresaId: viviendas.empresaId },
+      })
+      .from(usuarios)
+      .leftJoin(viviendas, eq(viviendas.id, usuarios.viviendaId))
+      .where(condition)
+    return lock ? query.for(lock, { of: usuarios }) : query
+  }
+  const condition = where(
+    by.id !== undefined ? eq(usuarios.id, by.id) : undefined,
+    nif !== undefined ? eq(usuarios.nif, nif) : undefined,
+    resourceRules.usuarios.visible(actor),
+  )
+  const [row] = await selectShaped(db, `titular:${lock ?? 'read'}`, build, condition, {})
   if (!row) throw new AppError('NOT_FOUND', nif !== undefined ? usuarioNifNoEncontrado(nif) : NOT_FOUND)
   return row
 }
