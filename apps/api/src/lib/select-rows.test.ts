@@ -4,7 +4,16 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { usuarios, viviendas } from '../db/schema'
 import { buildTestApp } from '../test/build-test-app'
 import { makeEmpresa, makeUsuario, makeVivienda } from '../test/factories'
-import { checkRowMapping, preparedRows, rowMapper, selectPage, selectRows, selectShaped, shapeTemplated } from './select-rows'
+import {
+  checkRowMapping,
+  isoInstant,
+  preparedRows,
+  rowMapper,
+  selectPage,
+  selectRows,
+  selectShaped,
+  shapeTemplated,
+} from './select-rows'
 
 const { mapResultRow } = drizzle as unknown as {
   mapResultRow: (fields: unknown, row: unknown[], joins?: Record<string, boolean>) => Record<string, unknown>
@@ -223,5 +232,25 @@ describe('preparedRows: a statement run as a named prepared statement, one name 
     expect(again.map((r) => r.name)).toContain(name)
     const others = other.map((r) => r.name).filter((n) => n !== name)
     expect(others.length).toBeGreaterThan(0)
+  })
+})
+
+describe('isoInstant: a timestamptz as the text toISOString gives', () => {
+  it('is the same text as the driver’s Date written out, microseconds cut as a Date cuts them', async () => {
+    const instants = [
+      '2026-10-01 10:00:00+00',
+      '2026-03-29 01:59:59.999999+00',
+      '2026-10-25 03:30:00.123456+02',
+      '1999-12-31 23:59:59.0005+00',
+      '2026-11-27 12:34:56.78-05',
+    ]
+    for (const instant of instants) {
+      const [row] = await preparedRows<{ text: string; date: Date }>(
+        t.db,
+        'prueba_iso',
+        sql`select ${isoInstant(sql`${instant}::timestamptz`)} as text, ${instant}::timestamptz as date`,
+      )
+      expect(row?.text, instant).toBe(row?.date.toISOString())
+    }
   })
 })

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import * as drizzle from 'drizzle-orm'
-import { Column, getTableName, is, Placeholder, SQL, Subquery, sql } from 'drizzle-orm'
+import { type AnyColumn, Column, getTableName, is, Placeholder, SQL, Subquery, sql } from 'drizzle-orm'
 import type { Db, DbOrTx } from '../db/client'
 
 /** Drizzle's own row mapper (exported at run time, left out of its type declarations), for the check below. */
@@ -281,3 +281,12 @@ export async function preparedRows<R>(db: Db, prefix: string, query: SQL): Promi
   const { rows } = await handle.session.client.query(name === undefined ? { text } : { name, text }, params)
   return rows as unknown as R[]
 }
+
+/**
+ * A timestamptz read as the text the API writes it in: `Date.prototype.toISOString`'s form, in UTC, its
+ * microseconds cut to milliseconds as a Date cuts them. For statements whose rows are not mapped by Drizzle
+ * (preparedRows): the driver would parse each timestamp into a Date only for it to be written out again (in a
+ * CPU profile of the calendar month, 252 timestamps a call, that parsing was about 7 % of the server's time).
+ */
+export const isoInstant = (column: SQL | AnyColumn) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`

@@ -23,7 +23,7 @@ import type { Actor } from '../../lib/actor'
 import { where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { scopeFor } from '../../lib/scope'
-import { preparedRows } from '../../lib/select-rows'
+import { isoInstant, preparedRows } from '../../lib/select-rows'
 import { createNotificaciones } from '../notificaciones/notificaciones.service'
 
 type Row = typeof planingTareas.$inferSelect
@@ -192,18 +192,19 @@ export const planingTareasResource = defineResource({
   },
 })
 
-/** A calendar row as the driver gives it (timestamps as text, as Drizzle's driver set-up leaves them). */
+/** A calendar row as the driver gives it (its timestamps already ISO text: isoInstant). */
 interface CalendarioRow {
   dia: string
   total: string
   id: number
-  fecha: Date
+  /** ISO text (isoInstant), as the answer writes it. */
+  fecha: string
   titulo: string
   descripcion: string
   notificable: boolean
   empresa_id: number | null
   todos: boolean
-  updated_at: Date
+  updated_at: string
   /** [id, nombre, apellidos, viviendaId, viviendaNombre] of each resident, in id order. */
   usuarios: [number, string, string, number | null, string | null][] | null
 }
@@ -248,9 +249,9 @@ export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQ
     deps.db,
     'calendario',
     sql`
-    select numbered.dia, numbered.total, planing_tareas.id, planing_tareas.fecha, planing_tareas.titulo,
-           planing_tareas.descripcion, planing_tareas.notificable, planing_tareas.empresa_id, planing_tareas.todos,
-           planing_tareas.updated_at,
+    select numbered.dia, numbered.total, planing_tareas.id, ${isoInstant(sql`planing_tareas.fecha`)} as fecha,
+           planing_tareas.titulo, planing_tareas.descripcion, planing_tareas.notificable, planing_tareas.empresa_id,
+           planing_tareas.todos, ${isoInstant(sql`planing_tareas.updated_at`)} as updated_at,
            ${salvoTodos(usuariosConCasa, sql`null`)} as usuarios
       from (
         select ${planingTareas.id} as id, to_char(${dia}, 'YYYY-MM-DD') as dia,
@@ -278,7 +279,7 @@ export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQ
     }
     day.tareas.push({
       id: r.id,
-      fecha: r.fecha.toISOString(),
+      fecha: r.fecha,
       titulo: r.titulo,
       descripcion: r.descripcion,
       notificable: r.notificable,
@@ -286,7 +287,7 @@ export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQ
       todos: r.todos,
       usuarios: personas,
       viviendas: casas,
-      updatedAt: r.updated_at.toISOString(),
+      updatedAt: r.updated_at,
     })
   }
   return days
