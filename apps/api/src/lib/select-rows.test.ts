@@ -1,6 +1,7 @@
 import * as drizzle from 'drizzle-orm'
 import { and, asc, desc, eq, like, type SQL, sql } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { DbOrTx } from '../db/client'
 import { usuarios, viviendas } from '../db/schema'
 import { buildTestApp } from '../test/build-test-app'
 import { makeEmpresa, makeUsuario, makeVivienda } from '../test/factories'
@@ -192,6 +193,26 @@ describe('selectShaped: a statement built once per shape with its numbers as val
       { id: sinCasa.id, nombre: 'Nadia', total: 2 },
       { id: conCasa.id, nombre: 'Rosa', total: 2 },
     ])
+  })
+
+  it('run on a transaction, runs in it: on its connection, with the lock its statement takes held until it ends', async () => {
+    const locked = (tx: DbOrTx) => (c: SQL | undefined) =>
+      tx.select({ id: usuarios.id, pid: sql<number>`pg_backend_pid()` }).from(usuarios).where(c).for('share', { of: usuarios })
+    await t.db.transaction(async (tx) => {
+      const [row] = await selectShaped(tx, 'prueba:en-transaccion', locked(tx), sql`${usuarios.id} = ${conCasa.id}`, {})
+      const [own] = ((await tx.execute(sql`select pg_backend_pid() as pid`)) as unknown as { rows: Array<{ pid: number }> }).rows
+      expect(row?.pid).toBe(own?.pid)
+      // Another connection cannot take the row for update while this transaction holds it shared.
+      const other = await t.database.pool.connect()
+      try {
+        await expect(other.query('select id from usuarios where id = $1 for update nowait', [conCasa.id])).rejects.toMatchObject({
+          code: '55P03',
+        })
+      } finally {
+        other.release()
+      }
+    })
+    expect(shapeTemplated('prueba:en-transaccion', true)).toBe(true)
   })
 
   it('runs as Drizzle builds it a statement with a parameter that is neither its condition nor a value', async () => {

@@ -227,7 +227,7 @@ describe('POST /api/caja-usuario', () => {
     const res = await post(admin, { concepto: 'Ajeno', cantidad: '1', fecha: '2026-11-20', usuarioId: foreign.id })
     expect(res.statusCode).toBe(404)
     expect(await t.db.select().from(cajaUsuario).where(eq(cajaUsuario.usuarioId, foreign.id))).toEqual([])
-    // The writer's lock on the resident (FOR NO KEY UPDATE) is a shape of its own, built once too.
+    // The creation's hold on the resident (FOR SHARE) is a shape of its own, built once too.
     expect(shapeTemplated('titular:share', true)).toBe(true)
   })
 

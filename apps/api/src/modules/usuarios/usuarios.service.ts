@@ -312,7 +312,8 @@ export async function titularOf(
   const nif = by.nif === undefined ? undefined : normalizeNif(by.nif)
   if (by.id === undefined && nif === undefined) throw new AppError('NOT_FOUND', NOT_FOUND)
   // The home comes in the same statement (one round trip); the lock is on the resident's row only. Built once
-  // per shape, its condition rendered into it (lib/select-rows.ts): documents and cash read the resident first.
+  // per shape, its condition rendered into it (lib/select-rows.ts): the documents list and every write of a
+  // document or movement read the resident first.
   const build = (condition: SQL | undefined) => {
     const query = db
       .select({
