@@ -162,6 +162,21 @@ describe('POST /api/caja-usuario', () => {
     expect(ledger.headers['x-saldo']).toBe('3.50')
   })
 
+  it('a resident deleted while movements of theirs are being entered: no error, no deadlock, nothing left behind', async () => {
+    for (let round = 0; round < 3; round++) {
+      const u = await makeUsuario(t.db, homeA.id)
+      const creations = Array.from({ length: 8 }, (_, i) =>
+        post(empleado, { concepto: `Carrera ${i}`, cantidad: '1.00', fecha: '2026-11-20', usuarioId: u.id }),
+      )
+      const deletion = t.as(admin, { method: 'DELETE', url: `/api/usuarios/${u.id}` })
+      const [removed, ...created] = await Promise.all([deletion, ...creations])
+      expect(removed?.statusCode).toBe(204)
+      // Each movement was entered before the deletion (and went with the resident) or found no resident.
+      for (const r of created) expect([201, 404]).toContain(r.statusCode)
+      expect(await t.db.select().from(cajaUsuario).where(eq(cajaUsuario.usuarioId, u.id))).toEqual([])
+    }
+  })
+
   it('stores amounts exactly or refuses them with a clear message, never rounding', async () => {
     const u = await makeUsuario(t.db, homeA.id)
     const ok = await post(empleado, { concepto: 'Coma', cantidad: '12,5', fecha: '2026-11-20T10:00:00+01:00', usuarioId: u.id })
