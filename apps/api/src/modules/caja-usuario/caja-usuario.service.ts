@@ -10,21 +10,18 @@ import {
   type MovimientoCajaListQuery,
   type MovimientoCajaUpdate,
   madridStartOfDay,
-  normalizeNif,
   uploadIdOf,
   uploadReference,
-  usuarioMessages,
-  usuarioNifNoEncontrado,
 } from '@vb/shared'
 import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
-import { cajaUsuario, usuarios } from '../../db/schema'
+import { cajaUsuario } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import type { WriteContext } from '../../lib/crud-routes'
 import type { FileStore } from '../../lib/files'
 import { boundedTotal, checkVersion, lockRow, logChange, nextVersion, notFound, pageWindow, where } from '../../lib/records'
-import { resourceRules, scopeFor } from '../../lib/scope'
+import { scopeFor } from '../../lib/scope'
 import {
   archivoOf,
   attachUpload,
@@ -34,7 +31,7 @@ import {
   uploadOf,
   uploadsOf,
 } from '../uploads/uploads.service'
-import { titularOf, type UsuarioTitular } from '../usuarios/usuarios.service'
+import { titularOf, titularWhere, type UsuarioTitular } from '../usuarios/usuarios.service'
 
 type Row = typeof cajaUsuario.$inferSelect
 const RESOURCE = 'caja-usuario'
@@ -202,15 +199,12 @@ export async function listMovimientos(
 
   // The resident (by id or NIF, under the worker's scope) is found in the ledger statement itself: one
   // round trip for the whole page. No row: none, or another company's (404, SPEC §8's message by NIF).
-  const nif = query.nif === undefined ? undefined : normalizeNif(query.nif)
-  const titular = where(
-    query.usuarioId !== undefined ? eq(usuarios.id, query.usuarioId) : undefined,
-    nif !== undefined ? eq(usuarios.nif, nif) : undefined,
-    resourceRules.usuarios.visible(actor),
-  ) as SQL
-  const { rows } = (await deps.db.execute(ledgerSql(titular, range, order, window))) as unknown as { rows: LedgerRow[] }
+  const titular = titularWhere(actor, { id: query.usuarioId, nif: query.nif })
+  const { rows } = (await deps.db.execute(ledgerSql(titular.condition, range, order, window))) as unknown as {
+    rows: LedgerRow[]
+  }
   const head = rows[0]
-  if (!head) throw notFound(nif !== undefined ? usuarioNifNoEncontrado(nif) : usuarioMessages.noEncontrado)
+  if (!head) throw titular.missing
   const items = rows
     .filter((r) => r.id !== null)
     .map((r) => ({

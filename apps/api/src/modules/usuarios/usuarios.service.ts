@@ -292,6 +292,23 @@ export interface UsuarioTitular {
 }
 
 /**
+ * The resident `by` names (its id, or its NIF in any case) among those the worker reaches (DECISIONS P1), as a
+ * condition on `usuarios`, with the 404 to answer when no row matches: another company's resident, or none, with
+ * SPEC §8's message when asked by NIF. Used by titularOf and by the cash ledger's page, which finds the resident in
+ * its own statement.
+ */
+export function titularWhere(actor: Actor, by: { id?: number; nif?: string }): { condition: SQL; missing: AppError } {
+  const nif = by.nif === undefined ? undefined : normalizeNif(by.nif)
+  if (by.id === undefined && nif === undefined) throw new AppError('NOT_FOUND', NOT_FOUND)
+  const condition = where(
+    by.id !== undefined ? eq(usuarios.id, by.id) : undefined,
+    nif !== undefined ? eq(usuarios.nif, nif) : undefined,
+    resourceRules.usuarios.visible(actor),
+  ) as SQL
+  return { condition, missing: new AppError('NOT_FOUND', nif !== undefined ? usuarioNifNoEncontrado(nif) : NOT_FOUND) }
+}
+
+/**
  * The resident a document or cash movement belongs to (by id, or by the NIF of the screen's URL in any case),
  * for `action` on `resource` (the role check of SPEC §6), under the worker's scope (DECISIONS P1): another
  * company's resident, or none, is 404 — with SPEC §8's message when asked by NIF. `lock` takes the
@@ -309,8 +326,7 @@ export async function titularOf(
   { lock }: { lock?: 'no key update' | 'share' } = {},
 ): Promise<UsuarioTitular> {
   authorize(actor, resource, action)
-  const nif = by.nif === undefined ? undefined : normalizeNif(by.nif)
-  if (by.id === undefined && nif === undefined) throw new AppError('NOT_FOUND', NOT_FOUND)
+  const { condition, missing } = titularWhere(actor, by)
   // The home comes in the same statement (one round trip); the lock is on the resident's row only. Built once
   // per shape, its condition rendered into it (lib/select-rows.ts): the documents list and every write of a
   // document or movement read the resident first.
@@ -328,13 +344,8 @@ export async function titularOf(
       .where(condition)
     return lock ? query.for(lock, { of: usuarios }) : query
   }
-  const condition = where(
-    by.id !== undefined ? eq(usuarios.id, by.id) : undefined,
-    nif !== undefined ? eq(usuarios.nif, nif) : undefined,
-    resourceRules.usuarios.visible(actor),
-  )
   const [row] = await selectShaped(db, `titular:${lock ?? 'read'}`, build, condition, {})
-  if (!row) throw new AppError('NOT_FOUND', nif !== undefined ? usuarioNifNoEncontrado(nif) : NOT_FOUND)
+  if (!row) throw missing
   return row
 }
 
