@@ -18,6 +18,7 @@ import { buildApp } from '../src/app'
 import { type ConnectionTarget, clientConfig, type Database, type Db, openDatabase, SESSION_OPTIONS } from '../src/db/client'
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded'
 import { trabajadorEmpresas, trabajadores } from '../src/db/schema'
+import { limitHeapGrowth } from '../src/lib/heap'
 import { hashPassword } from '../src/lib/password'
 import { adminQuery, withDatabase } from '../src/test/databases'
 
@@ -187,6 +188,8 @@ export async function withEngine<T>(
       ...opened,
       db: opened.database.db,
       async startApp(configure, overrides) {
+        // The heap's growth the server sets at start (server.ts).
+        limitHeapGrowth()
         app = await buildApp({
           db: opened.database.db,
           listen: opened.database.listen,

@@ -9,6 +9,7 @@ import { type Database, openDatabase } from './db/client'
 import { type EmbeddedPostgres, StartError, startEmbeddedPostgres } from './db/embedded'
 import { scheduleDaily } from './lib/daily'
 import { ensurePrivateDir, ensurePrivateFile, readPrivateFile, UnsafePathError, writePrivateFile } from './lib/data-dir'
+import { limitHeapGrowth } from './lib/heap'
 import { smtpMailer } from './lib/mailer'
 import { warmUpExtracto } from './modules/caja-usuario/caja-usuario.extracto'
 import { runDailyJobs } from './modules/daily-jobs'
@@ -34,6 +35,7 @@ function jwtSecretFor(config: ReturnType<typeof readConfig>): string {
 }
 
 async function main() {
+  limitHeapGrowth()
   const config = readConfig(process.env, repoRoot())
   let embedded: EmbeddedPostgres | undefined
   let database: Database | undefined
