@@ -11,10 +11,13 @@ import v8 from 'node:v8'
 export const HEAP_GROWING_PERCENT = 200
 
 /**
- * Sets the heap's growth for this process: the server does at start (server.ts), and the benchmarks that run the
- * app in their own process do before starting it, so that they measure what runs. V8 reads the value each time it
- * sizes the heap after a full collection, so setting it once the process runs is enough.
+ * Sets the heap's growth for this process, unless node was started with a `--heap-growing-percent` of its own (the
+ * operator's choice wins). The server does at start (server.ts), and the benchmarks that run the app in their own
+ * process do before starting it, so that they measure what runs. V8 reads the value each time it sizes the heap
+ * after a full collection, so setting it once the process runs is enough.
  */
-export function limitHeapGrowth(percent = HEAP_GROWING_PERCENT): void {
+export function limitHeapGrowth(percent = HEAP_GROWING_PERCENT, execArgv = process.execArgv): boolean {
+  if (execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg))) return false
   v8.setFlagsFromString(`--heap-growing-percent=${percent}`)
+  return true
 }
