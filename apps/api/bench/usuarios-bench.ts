@@ -32,7 +32,8 @@ const cli = bench.loadCommandLine(
     homes: { type: 'string', default: '2000', help: 'homes to seed' },
     /**
      * Count every searched total (no count cache, lib/count-cache.ts): what each request costs, comparable
-     * statement for statement with the raw-pg ceiling, which replays the first (uncached) request's SQL.
+     * statement for statement with the raw-pg ceiling, which replays the SQL of one request made once the app is
+     * warm (bench/harness.ts, record).
      */
     'no-count-cache': { type: 'boolean', default: false, help: 'count every searched total (the count cache off)' },
   },
@@ -250,7 +251,7 @@ bench.runBench(async () => {
   console.log(
     args['no-count-cache']
       ? 'count cache: off (every searched total counted)'
-      : 'count cache: on, as shipped (searched totals kept up to 5 s, dropped by any write; the ceiling replays the first, uncached request)',
+      : 'count cache: on, as shipped (searched totals kept up to 5 s, dropped by any write; the ceiling replays a request made once the app is warm, its total kept)',
   )
   for (const r of results) {
     console.log(`\n### ${bench.ENGINE_NAMES[r.engine]}\n`)
