@@ -690,7 +690,7 @@ async function benchEngine(engine: bench.Engine): Promise<EngineResult> {
             `  ${String(connections).padStart(2)} conns: ${Math.round(load.rps)} req/s, p50/p95/p99 ${bench.ms(load.p50)}/${bench.ms(load.p95)}/${bench.ms(load.p99)} ms, ` +
               `${point.errors} errors${db ? `; pg ${Math.round(db.rps)} req/s (${(load.rps / db.rps).toFixed(2)})` : ''}` +
               `${point.framework && !call.ceiling ? `; framework ${(load.rps / point.framework).toFixed(2)}` : ''}` +
-              `${db && point.framework && !noStatements ? `; in series ${(load.rps / seriesCeiling(db.rps, point.framework)).toFixed(2)}` : ''}; RSS ${point.rssMb} MB`,
+              `${db && point.framework ? `; in series ${(load.rps / seriesCeiling(db.rps, point.framework)).toFixed(2)}` : ''}; RSS ${point.rssMb} MB`,
           )
         }
         results.push({ key: call.key, label: call.label, path: call.path, statements: statements.length, points })

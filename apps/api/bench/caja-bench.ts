@@ -10,8 +10,8 @@
  *    the balances): 300 sequential requests (p50/p95/p99; target p95 < 50 ms);
  * 2. the same URL with autocannon at 10 connections for 10 s, and, in the same run, the very statements the
  *    app sends for one such request once warm (captured at the driver after 5 requests, as under the load: the
- *    token's worker is then kept in memory) sent straight through `pg` by 10 concurrent loops on a pool of 10 for 10 s; the ratio of the two
- *    throughputs (target ≥ 0.5);
+ *    token's worker is then kept in memory) sent straight through `pg` by 10 concurrent loops on a pool of 10
+ *    for 10 s; the ratio of the two throughputs (target ≥ 0.5);
  * 3. the statement PDF of the last full month (500 movements), 20 times in a row (target < 1 s);
  * 4. EXPLAIN (ANALYZE, BUFFERS) of the ledger statement.
  *

@@ -10,9 +10,9 @@
  *    SUPERADMIN: 300 sequential requests (p50/p95/p99; target p95 < 50 ms); the same as the ADMIN, whose
  *    scope (the workers sharing its company) is in the statement;
  * 2. the same URL with autocannon at 10 connections for 10 s, and the very statements the app sends for one
- *    such request once warm (captured at the driver after 5 requests: the page, the worker and the total being
- *    kept in memory under load) replayed straight
- *    through `pg` by 10 loops on a pool of 10 for 10 s; the ratio of the two throughputs (target ≥ 0.5);
+ *    such request once warm (captured at the driver after 5 requests: the page's statement alone, since the
+ *    token's worker and the total are then kept in memory, as under the load) replayed straight through `pg` by
+ *    10 loops on a pool of 10 for 10 s; the ratio of the two throughputs (target ≥ 0.5);
  * 3. `GET /api/logs/csv?trabajadorId=…` (100,000 entries) from the API running alone in a child process
  *    (logs-csv-server.ts, production timeouts), read as a stream and thrown away: its idle resident set
  *    before, its peak during (sampled every 5 ms, and the kernel's VmHWM), the time and the rows per second;

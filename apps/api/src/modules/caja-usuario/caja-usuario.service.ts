@@ -204,7 +204,7 @@ export async function listMovimientos(
     rows: LedgerRow[]
   }
   const head = rows[0]
-  if (!head) throw titular.missing
+  if (!head) throw notFound(titular.missing)
   const items = rows
     .filter((r) => r.id !== null)
     .map((r) => ({

@@ -23,7 +23,7 @@ import type { AppDeps } from '../../deps'
 import { type Actor, reachesEmpresa } from '../../lib/actor'
 import { countSlot } from '../../lib/count-cache'
 import { ordered, searchMatches } from '../../lib/paging'
-import { boundedTotal, boundedTotalKey, cappedTotal, lockRow, logChange, pageWindow, where } from '../../lib/records'
+import { boundedTotal, boundedTotalKey, cappedTotal, lockRow, logChange, notFound, pageWindow, where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { authorize, resourceRules, scopeFor } from '../../lib/scope'
 import { selectPage, selectShaped } from '../../lib/select-rows'
@@ -293,19 +293,19 @@ export interface UsuarioTitular {
 
 /**
  * The resident `by` names (its id, or its NIF in any case) among those the worker reaches (DECISIONS P1), as a
- * condition on `usuarios`, with the 404 to answer when no row matches: another company's resident, or none, with
+ * condition on `usuarios`, with the 404's message when no row matches: another company's resident, or none, with
  * SPEC §8's message when asked by NIF. Used by titularOf and by the cash ledger's page, which finds the resident in
  * its own statement.
  */
-export function titularWhere(actor: Actor, by: { id?: number; nif?: string }): { condition: SQL; missing: AppError } {
+export function titularWhere(actor: Actor, by: { id?: number; nif?: string }): { condition: SQL; missing: string } {
   const nif = by.nif === undefined ? undefined : normalizeNif(by.nif)
-  if (by.id === undefined && nif === undefined) throw new AppError('NOT_FOUND', NOT_FOUND)
+  if (by.id === undefined && nif === undefined) throw notFound(NOT_FOUND)
   const condition = where(
     by.id !== undefined ? eq(usuarios.id, by.id) : undefined,
     nif !== undefined ? eq(usuarios.nif, nif) : undefined,
     resourceRules.usuarios.visible(actor),
   ) as SQL
-  return { condition, missing: new AppError('NOT_FOUND', nif !== undefined ? usuarioNifNoEncontrado(nif) : NOT_FOUND) }
+  return { condition, missing: nif !== undefined ? usuarioNifNoEncontrado(nif) : NOT_FOUND }
 }
 
 /**
@@ -330,7 +330,7 @@ export async function titularOf(
   // The home comes in the same statement (one round trip); the lock is on the resident's row only. Built once
   // per shape, its condition rendered into it (lib/select-rows.ts): the documents list and every write of a
   // document or movement read the resident first.
-  const build = (condition: SQL | undefined) => {
+  const build = (c: SQL | undefined) => {
     const query = db
       .select({
         id: usuarios.id,
@@ -341,11 +341,11 @@ export async function titularOf(
       })
       .from(usuarios)
       .leftJoin(viviendas, eq(viviendas.id, usuarios.viviendaId))
-      .where(condition)
+      .where(c)
     return lock ? query.for(lock, { of: usuarios }) : query
   }
   const [row] = await selectShaped(db, `titular:${lock ?? 'read'}`, build, condition, {})
-  if (!row) throw missing
+  if (!row) throw notFound(missing)
   return row
 }
 
