@@ -131,7 +131,14 @@ export function listScreen(page: Page, spec: ListScreenSpec) {
       await expect(page.getByRole('table')).toHaveCount(0)
     },
 
-    search: (text: string) => screen.searchbox.fill(text),
+    /**
+     * Types a search and waits until the list has asked for it (the debounced search is in the address), so the
+     * next step (a company switch, a sort) starts from that search and not from the one before it.
+     */
+    async search(text: string) {
+      await screen.searchbox.fill(text)
+      await expect.poll(() => new URL(page.url()).searchParams.get('q') ?? '').toBe(text.trim())
+    },
 
     /** Clicks a column's sort button; with `expected`, checks the header's aria-sort after it. */
     async sortBy(column: string, expected?: 'ascending' | 'descending') {
