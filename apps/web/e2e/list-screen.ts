@@ -132,7 +132,7 @@ export function listScreen(page: Page, spec: ListScreenSpec) {
     },
 
     /**
-     * Types a search and waits until the list has asked for it (the debounced search is in the address), so the
+     * Types a search and waits until the debounced search is in the address (the list's query follows it), so the
      * next step (a company switch, a sort) starts from that search and not from the one before it.
      */
     async search(text: string) {
