@@ -326,7 +326,8 @@ async function seed(db: Db): Promise<Seeded> {
      select 'Aviso ' || g, 'Notificación número ' || g, 'info', ${admin?.id}, now() - (g || ' hours')::interval
        from generate_series(1, 100) g`,
   )
-  // The log: a year of entries by the workers, half of them about a home.
+  // The log: a year of entries by the workers, half of them about a home, each change with the values the app
+  // writes for it (bench.seededLogDatos).
   await exec(db, 'drop index logs_busqueda_trgm_idx')
   const perEntry = (365 * 86_400) / SIZE.logs
   for (let from = 0; from < SIZE.logs; from += chunk) {
@@ -342,7 +343,7 @@ async function seed(db: Db): Promise<Seeded> {
               (array['success', 'warning', 'success', 'success'])[1 + g % 4],
               'Registro ' || g, case when g % 2 = 0 then v.min_id + g % ${SIZE.homes} end,
               case when g % 2 = 0 then 'Calle ' || (g % ${SIZE.homes}) end, null,
-              case when g % 4 = 1 then jsonb_build_object('antes', jsonb_build_object('apellidos', 'Antes ' || g), 'despues', jsonb_build_object('apellidos', 'Después ' || g)) end
+              ${bench.seededLogDatos(`(array['Inicio de sesión', 'Modificar usuario', 'Crear documento', 'Crear movimiento de caja'])[1 + g % 4]`, 'g')}
          from generate_series(${from}, ${to}) g, (select min(id) min_id from viviendas) v,
               (select array[${staff.map((w) => w.id).join(',')}] ids) w`,
     )

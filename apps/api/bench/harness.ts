@@ -223,6 +223,35 @@ export async function rowsOf(db: Db, query: SQL): Promise<Record<string, unknown
 /** A SQL array literal of texts, for seeds that pick words by modular arithmetic. */
 export const sqlArray = (words: string[]) => `ARRAY[${words.map((w) => `'${w.replaceAll("'", "''")}'`).join(',')}]`
 
+/**
+ * The values before and after (`datos`) of a seeded log entry, as the app writes them for its action (DECISIONS L3:
+ * the whole record on each side of a change; a document or cash movement with its file's name, type and SHA-256):
+ * a SQL expression of the action's name `accion` and the entry's number `g`. Actions the app writes no values
+ * for (logins, logouts) get null.
+ */
+export function seededLogDatos(accion: string, g: string): string {
+  const sha = `md5(${g}::text) || md5((${g} + 1)::text)`
+  const usuario = (apellidos: string) =>
+    `jsonb_build_object('id', ${g} % 5000 + 1, 'nombre', 'Lucía', 'apellidos', ${apellidos}, 'nif', lpad((${g} % 99999999)::text, 8, '0') || 'T',
+       'gradoDependencia', 'PVS', 'fotoUrl', null,
+       'viviendas', jsonb_build_array(jsonb_build_object('id', ${g} % 200 + 1, 'nombre', 'Calle del Registro ' || (${g} % 200 + 1), 'empresaId', ${g} % 20 + 1)))`
+  const archivo = `jsonb_build_object('nombre', 'justificante-' || ${g} || '.pdf', 'mime', 'application/pdf', 'tamano', 48213 + ${g} % 1000, 'sha256', ${sha})`
+  const vivienda = (nombre: string) =>
+    `jsonb_build_object('id', ${g} % 200 + 1, 'nombre', ${nombre}, 'empresaId', ${g} % 20 + 1, 'empresa', jsonb_build_object('id', ${g} % 20 + 1, 'nombre', 'Empresa ' || (${g} % 20 + 1)))`
+  return `case ${accion}
+    when 'Modificar usuario' then jsonb_build_object('antes', ${usuario(`'García ' || ${g}`)}, 'despues', ${usuario(`'García López ' || ${g}`)})
+    when 'Crear documento' then jsonb_build_object('despues', jsonb_build_object('id', ${g}, 'titulo', 'PIR', 'archivoUrl', '/api/uploads/' || ${g},
+       'archivo', ${archivo}, 'fecha', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'usuarioId', ${g} % 5000 + 1))
+    when 'Crear movimiento de caja' then jsonb_build_object('despues', jsonb_build_object('id', ${g}, 'concepto', 'Compra de farmacia', 'cantidad', '-12.35',
+       'fecha', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'usuarioId', ${g} % 5000 + 1,
+       'justificante', jsonb_build_object('url', '/api/uploads/' || ${g}) || ${archivo} - 'tamano'))
+    when 'Eliminar contacto' then jsonb_build_object('antes', jsonb_build_object('id', ${g}, 'nombreComercial', 'Suministros ' || ${g}, 'agente', 'Marta Ruiz',
+       'correo', 'pedidos' || ${g} || '@suministros.es', 'telefono', '600123456', 'fotoUrl', null, 'empresaId', ${g} % 20 + 1,
+       'empresa', jsonb_build_object('id', ${g} % 20 + 1, 'nombre', 'Empresa ' || (${g} % 20 + 1))))
+    when 'Modificar vivienda' then jsonb_build_object('antes', ${vivienda(`'Calle del Registro ' || ${g}`)}, 'despues', ${vivienda(`'Calle del Registro ' || ${g} || ' bis'`)})
+  end`
+}
+
 /** The ids of every company, in order. */
 export async function companyIds(db: Db): Promise<number[]> {
   return (await rowsOf(db, sql`select id from empresas order by id`)).map((r) => Number(r.id))

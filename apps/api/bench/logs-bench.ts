@@ -3,7 +3,8 @@
  *
  * For each engine: a fresh migrated database seeded with set-based SQL (3 companies, 30 homes, a SUPERADMIN,
  * an ADMIN of the first company and 10 workers; 1,000,000 entries over the last 365 days, about 2,740 a day,
- * 100,000 per worker, half of them with a home, a quarter with values before and after), `VACUUM ANALYZE`.
+ * 100,000 per worker, half of them with a home, each change with the values the app writes for it: a resident or
+ * home before and after, a document or cash movement created, a contact deleted), `VACUUM ANALYZE`.
  * Then, on the real app (buildApp) on a local port:
  *
  * 1. one day's first page, `GET /api/logs?fecha=…&page=1&pageSize=25` (SPEC §2.11's default size), as the
@@ -98,7 +99,7 @@ async function seed(db: Db): Promise<Seeded> {
              case when g % 2 = 0 then v.ids[1 + g % ${HOMES}] end,
              case when g % 2 = 0 then 'Calle del Registro ' || (1 + g % ${HOMES}) end,
              case when g % 2 = 0 then g % 5000 end,
-             case when g % 4 = 0 then jsonb_build_object('antes', jsonb_build_object('nombre', 'Antes ' || g), 'despues', jsonb_build_object('nombre', 'Después ' || g)) end
+             ${bench.seededLogDatos('a.accion[1 + g % 8]', 'g')}
         from generate_series(${from}, ${to}) g,
              (select array[${workerIds.join(',')}] ids) w,
              (select array_agg(id order by id) ids from viviendas) v,

@@ -121,3 +121,28 @@ test('below 768 px the entries are cards that open to their detail', async ({ pa
   await expect(page.getByText(/^Descripción:/).first()).toBeVisible()
   await expectAccessible(page)
 })
+
+test("an entry's values before and after are read when it is opened, and a failure to read them says so", async ({ page }) => {
+  const api = await apiAs(page, 'superadmin')
+  const [vivienda] = await (await api.get('/viviendas?pageSize=1&sort=nombre&order=asc')).json()
+  expect((await api.patch(`/viviendas/${vivienda.id}`, { nombre: vivienda.nombre })).status()).toBe(200)
+  const opened: string[] = []
+  await page.route(/\/api\/logs\/\d+$/, (route) => {
+    opened.push(route.request().url())
+    return route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: '{"statusCode":500,"code":"INTERNAL","message":"x"}',
+    })
+  })
+  await loginAs(page, 'superadmin', '/logs?tipo=warning')
+  const fila = rows(page).filter({ hasText: 'Modificar vivienda' }).first()
+  await expect(fila).toBeVisible()
+  // The page itself carries no values (only whether an entry has them): nothing is read before an entry opens.
+  expect(opened).toHaveLength(0)
+  await fila.getByRole('button', { name: /^Ver detalle/ }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'No se pudieron cargar los valores antes y después.' })).toBeVisible()
+  // Only that entry was asked for (the app's client tries a failed read once more before saying so).
+  expect(new Set(opened).size).toBe(1)
+  await expect(page.getByText(/^Descripción: Vivienda modificada/)).toBeVisible()
+})

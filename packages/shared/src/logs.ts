@@ -26,6 +26,9 @@ export const logMessages = {
   descripcionLarga: 'La descripción no puede superar 1000 caracteres',
   tipo: 'El tipo no es válido',
   viviendaNoEncontrada: 'No se ha encontrado la vivienda.',
+  noEncontrado: 'No se ha encontrado el registro.',
+  cargandoCambios: 'Cargando cambios...',
+  errorCambios: 'No se pudieron cargar los valores antes y después.',
 } as const
 
 /**
@@ -50,6 +53,14 @@ export const logSchema = z.object({
   despues: z.unknown().nullable(),
 })
 export type Log = z.infer<typeof logSchema>
+
+/**
+ * An entry as GET /api/logs lists it: SPEC §3's fields, and whether it has values before and after (`cambios`)
+ * instead of the values themselves, which GET /api/logs/:id gives when the entry is opened. A change keeps the
+ * whole record on both sides (L3), so a page of them would carry the records of every change it lists.
+ */
+export const logListItemSchema = logSchema.omit({ antes: true, despues: true }).extend({ cambios: z.boolean() })
+export type LogListItem = z.infer<typeof logListItemSchema>
 
 /**
  * POST /api/logs: a client event such as opening a statement (DECISIONS L1). The entry's worker is always the

@@ -506,6 +506,11 @@ const cases: Case[] = [
     expected: { SUPERADMIN: ['ve', 've'], ADMIN: ['ve', 'no ve'], EMPLEADO: [403, 403] },
   },
   {
+    endpoint: 'GET /api/logs/:id',
+    prepare: async (ctx) => ({ request: { method: 'GET', url: `/api/logs/${await logEntry(ctx)}` } }),
+    expected: { SUPERADMIN: [200, 200], ADMIN: [200, 404], EMPLEADO: [403, 403] },
+  },
+  {
     endpoint: 'GET /api/logs/csv',
     prepare: async (ctx) => {
       const id = await logEntry(ctx)

@@ -1,11 +1,11 @@
-import { logCreateSchema, logCsvQuerySchema, logListQuerySchema, logSchema } from '@vb/shared'
+import { idParamsSchema, logCreateSchema, logCsvQuerySchema, logListItemSchema, logListQuerySchema, logSchema } from '@vb/shared'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { errorResponses as errors } from '../../lib/crud-routes'
 import { sendList } from '../../lib/paging'
 import { actorOf } from '../../plugins/auth'
 import { requirePermission } from '../../plugins/permissions'
-import { createLog, exportLogsCsv, logsList } from './logs.service'
+import { createLog, exportLogsCsv, getLog, logsList } from './logs.service'
 
 /**
  * SPEC §7 logs: read (list and CSV) by ADMIN and SUPERADMIN (SPEC §6), written by the server for every change
@@ -24,9 +24,9 @@ export const logsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'El registro de actividad, los más recientes primero (SPEC §2.11)',
         description:
-          'ADMIN ve las entradas de los trabajadores que comparten empresa con él (DECISIONS P1). Filtros: `fecha` (un día), `desde` y `hasta` (días, hora de Madrid), `trabajadorId`, `viviendaId`, `tipo` y `q` (texto en acción y descripción). `X-Total-Count` lleva el total (exacto hasta 10.000, D13).',
+          'ADMIN ve las entradas de los trabajadores que comparten empresa con él (DECISIONS P1). Filtros: `fecha` (un día), `desde` y `hasta` (días, hora de Madrid), `trabajadorId`, `viviendaId`, `tipo` y `q` (texto en acción y descripción). `X-Total-Count` lleva el total (exacto hasta 10.000, D13). Cada entrada dice si tiene valores antes y después (`cambios`); `GET /logs/{id}` los da.',
         querystring: logListQuerySchema,
-        response: { 200: z.array(logSchema), ...errors },
+        response: { 200: z.array(logListItemSchema), ...errors },
       },
     },
     async (request, reply) => sendList(reply, await logsList.list(deps, actorOf(request), request.query)),
@@ -53,6 +53,21 @@ export const logsRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('Content-Disposition', 'attachment; filename="logs.csv"')
         .send(csv)
     },
+  )
+
+  app.get(
+    '/logs/:id',
+    {
+      preValidation: requirePermission('logs', 'list'),
+      schema: {
+        tags,
+        summary: 'Una entrada del registro abierta, con sus valores antes y después (DECISIONS L3)',
+        description: 'Quien ve la entrada en la lista la ve aquí; para cualquier otro, y para un id que no existe, 404.',
+        params: idParamsSchema,
+        response: { 200: logSchema, ...errors },
+      },
+    },
+    async (request) => getLog(deps, actorOf(request), request.params.id),
   )
 
   app.post(

@@ -8,6 +8,7 @@ import {
   type Log,
   type LogCreate,
   type LogCsvQuery,
+  type LogListItem,
   type LogListQuery,
   type LogTipo,
   logMessages,
@@ -20,17 +21,24 @@ import QueryStream from 'pg-query-stream'
 import { logs, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
-import { logChange, where } from '../../lib/records'
+import { logChange, notFound, where } from '../../lib/records'
 import { defineList } from '../../lib/resource'
-import { authorize, resourceRules } from '../../lib/scope'
+import { authorize, resourceRules, scopeFor } from '../../lib/scope'
 
 /** What an entry is read with: every column but the stored search text, which only the WHERE needs. */
 const { busqueda: _busqueda, ...logColumns } = getTableColumns(logs)
 type Row = Omit<typeof logs.$inferSelect, 'busqueda'>
 
-/** Row → SPEC §3 Log entry: the worker and home with the names kept when it was written (DECISIONS L2). */
-export function toLog(row: Row): Log {
-  const datos = (row.datos ?? {}) as { antes?: unknown; despues?: unknown }
+/**
+ * What a list page reads of an entry: the values before and after stay in the table (the entry's own call gives
+ * them), only whether there are any is read.
+ */
+const { datos: _datos, ...entryColumns } = logColumns
+const listColumns = { ...entryColumns, cambios: sql<boolean>`${logs.datos} is not null` }
+type ListRow = Omit<Row, 'datos'> & { cambios: boolean }
+
+/** Row → a list's entry: the worker and home with the names kept when it was written (DECISIONS L2). */
+export function toLogItem(row: ListRow): LogListItem {
   return {
     id: row.id,
     fecha: row.fecha.toISOString(),
@@ -50,9 +58,15 @@ export function toLog(row: Row): Log {
     usuarioId: row.usuarioId,
     tipo: row.tipo as LogTipo,
     descripcion: row.descripcion,
-    antes: datos.antes ?? null,
-    despues: datos.despues ?? null,
+    cambios: row.cambios,
   }
+}
+
+/** Row → SPEC §3 Log entry with its values before and after a change (L3). */
+export function toLog(row: Row): Log {
+  const datos = (row.datos ?? {}) as { antes?: unknown; despues?: unknown }
+  const { cambios: _cambios, ...entry } = toLogItem({ ...row, cambios: row.datos !== null })
+  return { ...entry, antes: datos.antes ?? null, despues: datos.despues ?? null }
 }
 
 /** The instant a Madrid day starts, and the next day's start (a day filter is [start, next)). */
@@ -66,11 +80,11 @@ const nextDayStart = (day: string) => madridStartOfDay(addDays(day, 1))
  * bounded total (DECISIONS D13): a day's first page of a million entries is an index range scan of
  * logs_fecha_idx.
  */
-export const logsList = defineList<typeof logs, LogListQuery, Row, Log>({
+export const logsList = defineList<typeof logs, LogListQuery, ListRow, LogListItem>({
   name: 'logs',
   table: logs,
-  read: (db) => db.select(logColumns).from(logs),
-  toItem: (row: Row) => toLog(row),
+  read: (db) => db.select(listColumns).from(logs),
+  toItem: (row: ListRow) => toLogItem(row),
   search: logs.busqueda,
   sort: { fecha: logs.fecha },
   defaultOrder: 'desc',
@@ -83,6 +97,20 @@ export const logsList = defineList<typeof logs, LogListQuery, Row, Log>({
     tipo: (tipo: LogTipo) => eq(logs.tipo, tipo),
   },
 })
+
+/**
+ * GET /api/logs/:id: an entry opened, with its values before and after. Whom the list shows it to sees it (the
+ * list's scope, lib/scope.ts); anyone else gets 404, as for an entry that does not exist.
+ */
+export async function getLog(deps: AppDeps, actor: Actor, id: number): Promise<Log> {
+  const scope = scopeFor(actor, 'logs', 'list')
+  const [row] = await deps.db
+    .select(logColumns)
+    .from(logs)
+    .where(where(eq(logs.id, id), scope))
+  if (!row) throw notFound(logMessages.noEncontrado)
+  return toLog(row)
+}
 
 /**
  * POST /api/logs (DECISIONS L1): a client event (opening a statement…). The entry's worker is always the

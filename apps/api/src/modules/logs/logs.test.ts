@@ -1,4 +1,4 @@
-import { type Log, logMessages } from '@vb/shared'
+import { type Log, type LogListItem, logMessages } from '@vb/shared'
 import { desc, eq, gt, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { logs, trabajadores, viviendas } from '../../db/schema'
@@ -94,8 +94,8 @@ describe('GET /api/logs (SPEC §2.11, DECISIONS P1)', () => {
     expect((await list(null, day)).statusCode).toBe(401)
   })
 
-  it('answers each entry with its worker and home by id and name, its type and its values before and after', async () => {
-    const [first] = (await list(admin, 'fecha=2026-03-11')).json() as Log[]
+  it('answers each entry with its worker and home by id and name, its type, and whether it has values before and after', async () => {
+    const [first, second] = (await list(admin, 'desde=2026-03-10&hasta=2026-03-11')).json() as LogListItem[]
     expect(first).toEqual({
       id: expect.any(Number),
       fecha: '2026-03-10T23:30:00.000Z',
@@ -108,9 +108,11 @@ describe('GET /api/logs (SPEC §2.11, DECISIONS P1)', () => {
       usuarioId: null,
       tipo: 'warning',
       descripcion: 'Usuario José Núñez modificado',
-      antes: { nombre: 'José' },
-      despues: { nombre: 'José María' },
+      cambios: true,
     })
+    // The values themselves are the opened entry's (GET /api/logs/:id), not the page's.
+    expect(first).not.toHaveProperty('antes')
+    expect(second).toMatchObject({ accion: 'Crear vivienda', cambios: false, vivienda: null })
   })
 
   it('filters by Madrid day, range, worker, home, type and free text (no case or accents), newest first, paged', async () => {
@@ -147,6 +149,39 @@ describe('GET /api/logs (SPEC §2.11, DECISIONS P1)', () => {
     const [first] = (await list(admin, 'fecha=2026-03-11')).json() as Log[]
     expect(first?.trabajador?.nombre).toBe('Colega De Propia')
     expect(first?.vivienda?.nombre).toBe('Calle Mayor 12')
+  })
+})
+
+describe('GET /api/logs/:id (an entry opened, DECISIONS L3, P1)', () => {
+  const open = (who: TestWorker | null, id: number | string) => t.as(who, { method: 'GET', url: `/api/logs/${id}` })
+  const idOf = async (accion: string) => {
+    const [row] = await t.db.select({ id: logs.id }).from(logs).where(eq(logs.accion, accion))
+    return row!.id
+  }
+
+  it('gives whom the list shows the entry to the whole entry, with its values before and after', async () => {
+    const id = await idOf('Modificar usuario')
+    const [listed] = (await list(admin, 'fecha=2026-03-11')).json() as LogListItem[]
+    const res = await open(admin, id)
+    expect(res.statusCode).toBe(200)
+    const { cambios: _cambios, ...entry } = listed!
+    expect(res.json()).toEqual({ ...entry, antes: { nombre: 'José' }, despues: { nombre: 'José María' } })
+    // An entry without them: both null.
+    expect((await open(superadmin, await idOf('Crear vivienda'))).json()).toMatchObject({ antes: null, despues: null })
+  })
+
+  it("answers 404 to an ADMIN for another company's worker's entry as for none, 403 to EMPLEADO, 404 to an id that is not one", async () => {
+    const ajena = await idOf('Eliminar contacto')
+    expect((await open(superadmin, ajena)).statusCode).toBe(200)
+    const hidden = await open(admin, ajena)
+    expect(hidden.statusCode).toBe(404)
+    expect(hidden.json().message).toBe(logMessages.noEncontrado)
+    const missing = await open(admin, 2_000_000_000)
+    expect(missing.statusCode).toBe(404)
+    expect(missing.json().message).toBe(logMessages.noEncontrado)
+    expect((await open(empleado, ajena)).statusCode).toBe(403)
+    expect((await open(null, ajena)).statusCode).toBe(401)
+    expect((await open(superadmin, 'abc')).statusCode).toBe(404)
   })
 })
 

@@ -1,4 +1,5 @@
-import type { Log, LogTipo } from '@vb/shared'
+import { useQuery } from '@tanstack/react-query'
+import type { Log, LogListItem, LogTipo } from '@vb/shared'
 import { logMessages, logTipoLabels, logTipos } from '@vb/shared/logs'
 import { useState } from 'react'
 import { Badge, Button, Card, Spinner, Table } from 'react-bootstrap'
@@ -33,7 +34,7 @@ const sinDato = (
 )
 
 /** SPEC §2.11's columns: Fecha, Trabajador (its name), Accion, URL, Vivienda (its name). */
-const columns: Column<Log>[] = [
+const columns: Column<LogListItem>[] = [
   {
     id: 'fecha',
     header: 'Fecha',
@@ -71,7 +72,9 @@ function Cambios({ antes, despues }: { antes: unknown; despues: unknown }) {
       <caption className="visually-hidden">Valores antes y después</caption>
       <thead>
         <tr>
-          <th scope="col">Campo</th>
+          <th scope="col" className="text-nowrap">
+            Campo
+          </th>
           {hasAntes && <th scope="col">Antes</th>}
           {hasDespues && <th scope="col">Después</th>}
         </tr>
@@ -83,7 +86,7 @@ function Cambios({ antes, despues }: { antes: unknown; despues: unknown }) {
           const changed = hasAntes && hasDespues && JSON.stringify(before) !== JSON.stringify(after)
           return (
             <tr key={field} className={changed ? 'table-warning' : undefined}>
-              <th scope="row" className="fw-semibold">
+              <th scope="row" className="fw-semibold text-nowrap">
                 {field}
                 {changed && <span className="visually-hidden"> (cambiado)</span>}
               </th>
@@ -97,8 +100,37 @@ function Cambios({ antes, despues }: { antes: unknown; despues: unknown }) {
   )
 }
 
+/**
+ * The values before and after of an opened entry, read then (GET /api/logs/:id): a page lists only whether an entry
+ * has them. An entry never changes (DECISIONS L2), so once read it is not asked for again.
+ */
+function CambiosDe({ id }: { id: number }) {
+  const detalle = useQuery({
+    queryKey: ['logs', 'detail', id],
+    queryFn: () => api.get<Log>(`/logs/${id}`),
+    staleTime: Number.POSITIVE_INFINITY,
+  })
+  if (detalle.isPending) {
+    return (
+      <p className="small text-body-secondary mb-0" role="status">
+        <Spinner animation="border" size="sm" className="me-1" aria-hidden="true" />
+        {logMessages.cargandoCambios}
+      </p>
+    )
+  }
+  if (detalle.isError) {
+    return (
+      <p className="small text-danger mb-0" role="alert">
+        {logMessages.errorCambios}
+      </p>
+    )
+  }
+  const { antes, despues } = detalle.data
+  return antes === null && despues === null ? null : <Cambios antes={antes} despues={despues} />
+}
+
 /** An entry opened: its type, description, worker's e-mail and the values before and after. */
-function Detalle({ log }: { log: Log }) {
+function Detalle({ log }: { log: LogListItem }) {
   return (
     <div className="d-grid gap-2 py-1">
       <div className="d-flex flex-wrap gap-2 align-items-center">
@@ -109,7 +141,7 @@ function Detalle({ log }: { log: Log }) {
         <span className="fw-semibold">Descripción: </span>
         {log.descripcion || '—'}
       </p>
-      {(log.antes !== null || log.despues !== null) && <Cambios antes={log.antes} despues={log.despues} />}
+      {log.cambios && <CambiosDe id={log.id} />}
     </div>
   )
 }
@@ -170,9 +202,9 @@ export function LogsPage() {
   return (
     <Card className="shadow-sm">
       <Card.Body className="p-2 p-sm-3">
-        <DataList<Log>
+        <DataList<LogListItem>
           queryKey={['logs', 'list']}
-          fetcher={(params) => api.list<Log>('/logs', params)}
+          fetcher={(params) => api.list<LogListItem>('/logs', params)}
           columns={columns}
           rowKey={(l) => l.id}
           rowLabel={(l) => `${l.accion}, ${formatDateTimeSeconds(l.fecha)}`}
