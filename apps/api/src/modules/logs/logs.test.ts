@@ -154,8 +154,9 @@ describe('GET /api/logs (SPEC §2.11, DECISIONS P1)', () => {
 
 describe('GET /api/logs/:id (an entry opened, DECISIONS L3, P1)', () => {
   const open = (who: TestWorker | null, id: number | string) => t.as(who, { method: 'GET', url: `/api/logs/${id}` })
+  /** The id of the entry of this action that beforeAll wrote (the first one: later tests may write more). */
   const idOf = async (accion: string) => {
-    const [row] = await t.db.select({ id: logs.id }).from(logs).where(eq(logs.accion, accion))
+    const [row] = await t.db.select({ id: logs.id }).from(logs).where(eq(logs.accion, accion)).orderBy(logs.id).limit(1)
     return row!.id
   }
 
