@@ -1,11 +1,16 @@
-// The database ceiling of the benchmark harness (harness.ts, pgCeiling), run as a child process so that its pool and
+// The database ceiling of the benchmark harness (harness.ts, openPgCeiling), run as a child process so that its pool and
 // the rows it reads are not counted in the app's memory (the RSS budget is the app's) and it shares neither the
 // app's event loop. Plain JavaScript: it needs no TypeScript loader.
+//
+// It lives for as long as its caller measures one call: the first message opens the pool and warms it, each later
+// `{ connections, duration }` is one measured run answered with its throughput and latencies, and the end of the
+// channel closes the pool. Warm means as warm as the app it is compared with: every connection of the pool opened
+// and its backend warmed, and then the statements run for `warmSeconds` untimed, so that V8 has optimised the
+// driver's code (a fresh process measured at once ran 1.0-1.3 times slower than one warmed for 2.5 s, on the log's
+// page: docs/performance.md).
 import pg from 'pg'
 
-const { config, requests, connections, duration, warmUp, poolSize } = await new Promise((resolve) =>
-  process.once('message', resolve),
-)
+const { config, requests, warmUp, warmSeconds = 0, poolSize } = await new Promise((resolve) => process.once('message', resolve))
 const pool = new pg.Pool({ ...config, max: poolSize })
 pool.on('error', () => {})
 let next = 0
@@ -25,27 +30,46 @@ const once = async () => {
     c.release()
   }
 }
-try {
-  // Every connection of the pool opened and its backend warmed (catalogs, extensions' dictionaries), as the app's
-  // long-lived pool is: warming one left the others to open inside the measured time, and flattered the app.
-  if (warmUp) await Promise.all(Array.from({ length: Math.max(connections, 1) }, once))
-  const latencies = []
+
+/** `connections` loops sending the statements for `duration` seconds; each loop's latencies when `latencies` is given. */
+async function loops(connections, duration, latencies) {
   let done = 0
   const until = performance.now() + duration * 1000
   const loop = async () => {
     while (performance.now() < until) {
       const t0 = performance.now()
       await once()
-      latencies.push(performance.now() - t0)
+      latencies?.push(performance.now() - t0)
       done++
     }
   }
-  const started = performance.now()
   await Promise.all(Array.from({ length: connections }, loop))
+  return done
+}
+
+async function measure({ connections, duration }) {
+  const latencies = []
+  const started = performance.now()
+  const done = await loops(connections, duration, latencies)
   const seconds = (performance.now() - started) / 1000
-  process.send({ rps: done / seconds, latencies })
+  return { rps: done / seconds, latencies }
+}
+
+try {
+  // Every connection of the pool opened and its backend warmed (catalogs, extensions' dictionaries), as the app's
+  // long-lived pool is: warming one left the others to open inside the measured time, and flattered the app.
+  if (warmUp) await Promise.all(Array.from({ length: poolSize }, once))
+  if (warmSeconds > 0) await loops(poolSize, warmSeconds)
+  process.send({ ready: true })
 } catch (error) {
   process.send({ error: error instanceof Error ? error.message : String(error) })
-} finally {
-  await pool.end()
 }
+process.on('message', (run) => {
+  measure(run).then(
+    (result) => process.send(result),
+    (error) => process.send({ error: error instanceof Error ? error.message : String(error) }),
+  )
+})
+process.once('disconnect', () => {
+  pool.end().finally(() => process.exit(0))
+})

@@ -463,14 +463,80 @@ export function autocannon(
   })
 }
 
+/** How long both sides of a comparison run a call untimed before it is measured (openPgCeiling, all-bench.ts). */
+export const WARM_SECONDS = 3
+
+/** One call's database ceiling, kept warm between its measured runs (openPgCeiling). */
+export interface PgCeiling {
+  /** `connections` loops replaying the statements for `duration` seconds. */
+  run(load: { connections: number; duration: number }): Promise<Stats & { rps: number; latencies: number[] }>
+  close(): void
+}
+
 /**
- * The ceiling: the statements one request of the app sent (captured at the driver, the token's worker included when it is read),
- * replayed by `connections` loops through a `pg` pool of the same size, for the same time. What the app
- * adds on top (HTTP, Fastify, validation, serialisation) is the gap between the two. `warmUp` sends the
- * statements once on every connection before the clock starts, as the app's pool is warm. Given the statements of several requests (a search with a new term
- * each time), the loops take them in turn, as the app's requests did. It runs in a child process
- * (ceiling-worker.mjs), like the load: its pool and rows are not the app's memory.
+ * The ceiling: the statements one request of the app sent (captured at the driver, the token's worker included when it
+ * is read), replayed by loops through a `pg` pool of the app's size. What the app adds on top (HTTP, Fastify,
+ * validation, serialisation) is the gap between the two. Given the statements of several requests (a search with a
+ * new term each time), the loops take them in turn, as the app's requests did. It runs in a child process
+ * (ceiling-worker.mjs), like the load: its pool and rows are not the app's memory; the process lives until `close`,
+ * so that every run of one call is measured on the same warm process, as the app's are. `warmUp` sends the
+ * statements once on every connection, as the app's pool is warm, and then for `warmSeconds` untimed, as the app has
+ * run its code before (a process measured at once is measured with its code not yet optimised).
  */
+export async function openPgCeiling(
+  target: ConnectionTarget,
+  statements: Captured[] | Captured[][],
+  { pool: poolSize, warmUp = false, warmSeconds = 0 }: { pool: number; warmUp?: boolean; warmSeconds?: number },
+): Promise<PgCeiling> {
+  const requests = (Array.isArray(statements[0]) ? statements : [statements]) as Captured[][]
+  // The app's session settings (no JIT), so that the same statements are planned and run the same way.
+  const job = { config: { ...clientConfig(target), options: SESSION_OPTIONS }, requests, warmUp, warmSeconds, poolSize }
+  // 'advanced': parameters keep their types (dates, buffers) on the way to the child.
+  const child = fork(fileURLToPath(new URL('./ceiling-worker.mjs', import.meta.url)), { execArgv: [], serialization: 'advanced' })
+  type Answer = { ready?: boolean; rps: number; latencies: number[]; error?: string }
+  let pending: { resolve: (m: Answer) => void; reject: (e: Error) => void } | undefined
+  // A child that dies before answering (out of memory, killed) fails the run instead of hanging it.
+  let ended: Error | undefined
+  child.on('message', (m: Answer) => {
+    const p = pending
+    pending = undefined
+    if (m.error) p?.reject(new Error(m.error))
+    else p?.resolve(m)
+  })
+  child.once('exit', (code, signal) => {
+    ended = new Error(`ceiling-worker.mjs ended before answering (${signal ?? code})`)
+    pending?.reject(ended)
+  })
+  child.once('error', (error) => pending?.reject(error))
+  const ask = (message: unknown) =>
+    new Promise<Answer>((resolve, reject) => {
+      if (ended) return reject(ended)
+      pending = { resolve, reject }
+      child.send(message as never)
+    })
+  const first = new Promise<Answer>((resolve, reject) => {
+    pending = { resolve, reject }
+  })
+  child.send(job as never)
+  try {
+    await first
+  } catch (error) {
+    child.kill()
+    throw error
+  }
+  return {
+    async run(load) {
+      const result = await ask(load)
+      return { rps: result.rps, ...stats(result.latencies), latencies: result.latencies }
+    },
+    close() {
+      ended ??= new Error('ceiling-worker.mjs closed')
+      if (child.connected) child.disconnect()
+    },
+  }
+}
+
+/** One measured run of a ceiling (openPgCeiling) at `connections` loops and a pool of `pool` (default the same). */
 export async function pgCeiling(
   target: ConnectionTarget,
   statements: Captured[] | Captured[][],
@@ -478,29 +544,15 @@ export async function pgCeiling(
     connections,
     duration,
     warmUp = false,
-    pool: poolSize = connections,
+    pool = connections,
   }: { connections: number; duration: number; warmUp?: boolean; pool?: number },
 ): Promise<Stats & { rps: number; latencies: number[] }> {
-  const requests = (Array.isArray(statements[0]) ? statements : [statements]) as Captured[][]
-  // The app's session settings (no JIT), so that the same statements are planned and run the same way.
-  const job = { config: { ...clientConfig(target), options: SESSION_OPTIONS }, requests, connections, duration, warmUp, poolSize }
-  const result = await new Promise<{ rps: number; latencies: number[]; error?: string }>((resolve, reject) => {
-    // 'advanced': parameters keep their types (dates, buffers) on the way to the child.
-    const child = fork(fileURLToPath(new URL('./ceiling-worker.mjs', import.meta.url)), {
-      execArgv: [],
-      serialization: 'advanced',
-    })
-    child.send(job)
-    child.once('message', (m: { rps: number; latencies: number[]; error?: string }) => {
-      child.disconnect()
-      resolve(m)
-    })
-    child.once('error', reject)
-    // A child that dies before answering (out of memory, killed) fails the run instead of hanging it.
-    child.once('exit', (code, signal) => reject(new Error(`ceiling-worker.mjs ended before answering (${signal ?? code})`)))
-  })
-  if (result.error) throw new Error(result.error)
-  return { rps: result.rps, ...stats(result.latencies), latencies: result.latencies }
+  const ceiling = await openPgCeiling(target, statements, { pool, warmUp, warmSeconds: warmUp ? WARM_SECONDS : 0 })
+  try {
+    return await ceiling.run({ connections, duration })
+  } finally {
+    ceiling.close()
+  }
 }
 
 /** Lets requests a load run left in flight finish before the next measurement starts. */
