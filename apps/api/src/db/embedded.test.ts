@@ -21,7 +21,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../test/build-test-app'
 import { gone, isAlive, login, postmasterPid, ROOT, type ServerProcess, startServer } from '../test/server-process'
-import { startEmbeddedPostgres } from './embedded'
+import { askedAgain, startEmbeddedPostgres } from './embedded'
 
 /**
  * DECISIONS R (embedded default, embedded safety) and D15: the real server process on its own PostgreSQL,
@@ -131,6 +131,18 @@ afterAll(async () => {
 })
 
 // These start real server processes on the embedded engine; the TEST_DATABASE_URL run has nothing to add.
+describe('the owner of a lock just lost (askedAgain)', () => {
+  it('asks again while the owner does not answer (bound, not yet listening), and gives up after the attempts', async () => {
+    const answers = [undefined, undefined, 4321]
+    let asked = 0
+    expect(await askedAgain(async () => answers[asked++], { delayMs: 1 })).toBe(4321)
+    expect(asked).toBe(3)
+    asked = 0
+    expect(await askedAgain(async () => (asked++, undefined), { attempts: 5, delayMs: 1 })).toBeUndefined()
+    expect(asked).toBe(5)
+  })
+})
+
 describe.skipIf(testEngine() === 'pg')('the embedded PostgreSQL server', () => {
   it('initialises a private, durable cluster, seeds it once, and a second start on the same DATA_DIR is refused', async () => {
     const dataDir = newDataDir()

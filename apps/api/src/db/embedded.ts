@@ -305,6 +305,22 @@ function lockFilePid(dataDir: string): number | undefined {
   }
 }
 
+/**
+ * The owner of a lock this process just failed to take. The owner binds its socket and then listens on it, two
+ * system calls: a connection in between is refused as if nobody held it (seen when two starts race, on a slow
+ * machine). So a refused answer is asked again, briefly, before the owner is given up as unknown.
+ */
+export async function askedAgain(
+  ask: () => Promise<number | undefined>,
+  { attempts = 20, delayMs = 10 }: { attempts?: number; delayMs?: number } = {},
+): Promise<number | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const pid = await ask()
+    if (pid !== undefined || attempt >= attempts) return pid
+    await new Promise((resolve) => setTimeout(resolve, delayMs))
+  }
+}
+
 /** Takes the data directory for this process, or throws a StartError naming the owner. */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const lockFile = path.join(dataDir, 'server.lock')
@@ -320,7 +336,7 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
         server.listen(lockName(dataDir), () => resolve())
       })
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw inUse(dataDir, await lockHolder(dataDir))
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw inUse(dataDir, await askedAgain(() => lockHolder(dataDir)))
       throw err
     }
     // The lock must not keep the process alive (a CLI tool ends when its work does).
