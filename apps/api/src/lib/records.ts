@@ -1,11 +1,12 @@
 import { AppError, type ListPage, type logTipoPorCambio, MAX_EXACT_TOTAL } from '@vb/shared'
 import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm'
-import { type PgColumn, PgDialect, type PgTable } from 'drizzle-orm/pg-core'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { DbOrTx, Tx } from '../db/client'
 import { logs } from '../db/schema'
 import type { Actor } from './actor'
 import type { Clock } from './clock'
 import { cachedCount } from './count-cache'
+import { renderCondition } from './select-rows'
 
 /**
  * The helpers every service repeats (docs/adding-a-resource.md): a bounded total for a list
@@ -66,16 +67,14 @@ export function cappedCount(db: DbOrTx, from: PgTable, condition: SQL | undefine
 export const cappedTotal = (n: number) =>
   n > MAX_EXACT_TOTAL ? { total: MAX_EXACT_TOTAL, exact: false } : { total: n, exact: true }
 
-/** Renders conditions for keys only (never sent): a kept total is found without building its statement. */
-const keyDialect = new PgDialect({ casing: 'snake_case' })
-
 /**
  * The count cache's key of boundedTotal(db, from, condition): the table and the condition's SQL and parameters
  * (the worker's scope is among them). A caller that counts the same rows another way (in one statement with
  * its page) reads and fills the same entry (countSlot).
  */
 export function boundedTotalKey(from: PgTable, condition: SQL | undefined): string {
-  const { sql: text, params } = condition ? keyDialect.sqlToQuery(condition) : { sql: '', params: [] }
+  // The condition only (a kept total is found without building its statement), rendered once for the page too.
+  const { sql: text, params } = condition ? renderCondition(condition) : { sql: '', params: [] }
   return `total\u0000${getTableName(from)}\u0000${text}\u0000${JSON.stringify(params)}`
 }
 

@@ -5,10 +5,12 @@ import type { DbOrTx } from '../db/client'
 import { usuarios, viviendas } from '../db/schema'
 import { buildTestApp } from '../test/build-test-app'
 import { makeEmpresa, makeUsuario, makeVivienda } from '../test/factories'
+import { boundedTotalKey } from './records'
 import {
   checkRowMapping,
   isoInstant,
   preparedRows,
+  renderCondition,
   rowMapper,
   selectPage,
   selectRows,
@@ -213,6 +215,25 @@ describe('selectShaped: a statement built once per shape with its numbers as val
       }
     })
     expect(shapeTemplated('prueba:en-transaccion', true)).toBe(true)
+  })
+
+  it("renders a condition once for the page and its total's key, and leaves the kept rendering as it was", async () => {
+    checkRowMapping(true)
+    const condition = and(sql`${usuarios.apellidos} = ${'Filas'}`, sql`${usuarios.id} > ${0}`) as SQL
+    const rendered = renderCondition(condition)
+    expect(rendered).toMatchObject({ sql: '("usuarios"."apellidos" = $1 and "usuarios"."id" > $2)', params: ['Filas', 0] })
+    // The same object for the same condition, a new one for another condition with the same text.
+    expect(renderCondition(condition)).toBe(rendered)
+    expect(renderCondition(and(sql`${usuarios.apellidos} = ${'Filas'}`, sql`${usuarios.id} > ${0}`) as SQL)).not.toBe(rendered)
+    // A page and its total given the same condition, twice: the page's values are not added to the kept parameters.
+    for (const values of [
+      { scan: 10, most: 9, limit: 1 },
+      { scan: 10, most: 9, limit: 5 },
+    ]) {
+      expect(await selectShaped(t.db, 'prueba:shaped', build, condition, values)).toEqual(await build(condition, values))
+      expect(boundedTotalKey(usuarios, condition)).toBe(`total\u0000usuarios\u0000${rendered.sql}\u0000["Filas",0]`)
+    }
+    expect(rendered.params).toEqual(['Filas', 0])
   })
 
   it('runs as Drizzle builds it a statement with a parameter that is neither its condition nor a value', async () => {
