@@ -361,13 +361,17 @@ async function seed(db: Db): Promise<Seeded> {
   const worker = staff[0] as { id: number }
   const now = new Date()
   const logDay = madridDay(new Date(now.getTime() - 2 * 86_400_000))
-  // About 100,000 entries: as many days back as that takes.
+  // About 100,000 entries: as many days back as that takes, up to yesterday. Not today: the run's own writes (a
+  // cash movement created, the logins, the CSV's downloads) log entries today, which the file would hold beyond
+  // the count taken here (before 2026-11-28 03:00 it did: its rows/s were counted on fewer rows than it wrote).
   const days = Math.max(1, Math.round((100_000 / SIZE.logs) * 365))
-  const desde = madridDay(new Date(now.getTime() - days * 86_400_000))
-  const hasta = madridDay(now)
+  const desde = madridDay(new Date(now.getTime() - (days + 1) * 86_400_000))
+  const hasta = madridDay(new Date(now.getTime() - 86_400_000))
   const [csv] = await bench.rowsOf(
     db,
-    sql`select count(*)::int as n from logs where fecha >= (${desde}::date)::timestamp at time zone 'Europe/Madrid'`,
+    sql`select count(*)::int as n from logs
+         where fecha >= (${desde}::date)::timestamp at time zone 'Europe/Madrid'
+           and fecha < (${hasta}::date + 1)::timestamp at time zone 'Europe/Madrid'`,
   )
   const monthStart = new Date(now.getFullYear(), now.getMonth() - 1, 1)
   const month = {
