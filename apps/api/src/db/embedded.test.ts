@@ -130,7 +130,6 @@ afterAll(async () => {
   }
 })
 
-// These start real server processes on the embedded engine; the TEST_DATABASE_URL run has nothing to add.
 describe('the owner of a lock just lost (askedAgain)', () => {
   it('asks again while the owner does not answer (bound, not yet listening), and gives up after the attempts', async () => {
     const answers = [undefined, undefined, 4321]
@@ -138,11 +137,16 @@ describe('the owner of a lock just lost (askedAgain)', () => {
     expect(await askedAgain(async () => answers[asked++], { delayMs: 1 })).toBe(4321)
     expect(asked).toBe(3)
     asked = 0
-    expect(await askedAgain(async () => (asked++, undefined), { attempts: 5, delayMs: 1 })).toBeUndefined()
+    const nobody = async () => {
+      asked++
+      return undefined
+    }
+    expect(await askedAgain(nobody, { attempts: 5, delayMs: 1 })).toBeUndefined()
     expect(asked).toBe(5)
   })
 })
 
+// These start real server processes on the embedded engine; the TEST_DATABASE_URL run has nothing to add.
 describe.skipIf(testEngine() === 'pg')('the embedded PostgreSQL server', () => {
   it('initialises a private, durable cluster, seeds it once, and a second start on the same DATA_DIR is refused', async () => {
     const dataDir = newDataDir()
