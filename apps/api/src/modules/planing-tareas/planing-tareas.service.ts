@@ -19,7 +19,7 @@ import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx, Tx } from '../../db/client'
 import { planingTareas, planingTareaUsuarios, usuarios } from '../../db/schema'
 import type { AppDeps } from '../../deps'
-import type { Actor } from '../../lib/actor'
+import { type Actor, reachesEmpresa } from '../../lib/actor'
 import { where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { scopeFor } from '../../lib/scope'
@@ -234,12 +234,19 @@ const usuariosConCasa = sql`(
  */
 export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQuery): Promise<CalendarioDia[]> {
   const { from, to } = range(query.desde, query.hasta)
-  const condition = where(
-    scopeFor(actor, 'planing-tareas', 'list'),
-    query.empresaId !== undefined ? eq(planingTareas.empresaId, query.empresaId) : undefined,
-    gte(planingTareas.fecha, from),
-    lt(planingTareas.fecha, to),
-  ) as SQL
+  const scope = scopeFor(actor, 'planing-tareas', 'list')
+  // The company chosen in the top bar stands for the worker's scope when the worker reaches it (and no task
+  // matches when it does not): the same rows as both conditions, but a statement PostgreSQL keeps a good plan
+  // for. Named, it is planned once for any values, and with the scope's list of companies beside the chosen
+  // one (`empresa_id in (…) and empresa_id = …`) that plan scanned the date index and filtered out every other
+  // company's tasks of the month (docs/performance.md).
+  const empresa =
+    query.empresaId === undefined
+      ? scope
+      : reachesEmpresa(actor, query.empresaId)
+        ? eq(planingTareas.empresaId, query.empresaId)
+        : sql`false`
+  const condition = where(empresa, gte(planingTareas.fecha, from), lt(planingTareas.fecha, to)) as SQL
   const dia = sql`(${planingTareas.fecha} at time zone 'Europe/Madrid')::date`
   // The task's own row is named planing_tareas, as the subquery expects. Read as plain rows and mapped here:
   // Drizzle's per-field row mapping was the largest cost of this 126-task answer in a CPU profile

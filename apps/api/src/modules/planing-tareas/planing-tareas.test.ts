@@ -251,6 +251,53 @@ describe('GET /api/planing-tareas/calendario: the visible month only (SPEC §2.9
     expect(sent[2]).toMatchObject({ updatedAt: '2026-07-01T10:00:00.123Z' })
   })
 
+  it('narrowed to the company of the top bar: its tasks only, none of a company the worker is not in, in a statement without the scope’s list', async () => {
+    const e1 = await makeEmpresa(t.db)
+    const e2 = await makeEmpresa(t.db)
+    const otra = await makeEmpresa(t.db)
+    const w = await t.worker('ADMIN', [e1.id, e2.id])
+    const fecha = new Date('2026-09-08T09:00:00Z')
+    const [u1, u2, u3] = await Promise.all(
+      [e1, e2, otra].map(async (e) => makeUsuario(t.db, (await makeVivienda(t.db, e.id)).id)),
+    )
+    const [t1, t2, t3] = await Promise.all(
+      [
+        [e1, u1],
+        [e2, u2],
+        [otra, u3],
+      ].map(([e, u]) => makePlaningTarea(t.db, [(u as { id: number }).id], { empresaId: (e as { id: number }).id, fecha })),
+    )
+    // The statements the pool is sent, to see the calendar's condition.
+    const pool = (t.db as unknown as { session: { client: { query: (...args: unknown[]) => unknown } } }).session.client
+    const query = pool.query
+    const sent: string[] = []
+    pool.query = function (this: unknown, ...args: unknown[]) {
+      const config = args[0] as { text?: string } | string
+      sent.push(typeof config === 'string' ? config : (config.text ?? ''))
+      return query.apply(this, args)
+    }
+    const ids = async (as: TestWorker, qs: string) => {
+      const res = await calendario(as, `desde=2026-08-31&hasta=2026-10-11${qs}`)
+      expect(res.statusCode, res.body).toBe(200)
+      return (res.json() as Array<{ tareas: { id: number }[] }>).flatMap((d) => d.tareas.map((x) => x.id)).sort()
+    }
+    try {
+      expect(await ids(w, '')).toEqual([t1?.id, t2?.id].sort())
+      expect(await ids(w, `&empresaId=${e2.id}`)).toEqual([t2?.id])
+      // A company the worker is not in: nothing, not even with tasks there.
+      expect(await ids(w, `&empresaId=${otra.id}`)).toEqual([])
+      expect(await ids(superadmin, `&empresaId=${otra.id}`)).toEqual([t3?.id])
+    } finally {
+      pool.query = query
+    }
+    // Named, the statement is planned once for any values: with the scope's list of companies beside the chosen
+    // company, PostgreSQL's plan for it read the month of every company by date (docs/performance.md).
+    const calendarios = sent.filter((text) => text.includes('row_number() over'))
+    expect(calendarios).toHaveLength(4)
+    expect(calendarios[0]).toMatch(/"empresa_id" in \(/)
+    for (const text of calendarios.slice(1)) expect(text).not.toMatch(/"empresa_id" in \(/)
+  })
+
   it('refuses a range longer than the 42-cell grid, or backwards', async () => {
     const long = await calendario(admin, 'desde=2026-01-01&hasta=2026-03-01')
     expect(long.statusCode).toBe(400)
