@@ -5,6 +5,7 @@ import {
   check,
   index,
   integer,
+  json,
   jsonb,
   numeric,
   pgTable,
@@ -209,6 +210,19 @@ export const planingTareaUsuarios = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tareaId, t.usuarioId] }), index('planing_tarea_usuarios_usuario_idx').on(t.usuarioId)],
 )
+
+/**
+ * Each task's residents as the calendar shows them ([id, nombre, apellidos, viviendaId, the home's nombre] in id
+ * order), kept by triggers on the links, the residents and the homes (migration 0015): the month reads one row
+ * per task instead of joining its links, residents and homes. None for a task for everyone (the calendar names no
+ * one for it) or without residents.
+ */
+export const planingCalendarioUsuarios = pgTable('planing_calendario_usuarios', {
+  tareaId: integer()
+    .primaryKey()
+    .references(() => planingTareas.id, { onDelete: 'cascade' }),
+  usuarios: json().notNull(),
+})
 
 export const tareasTrabajador = pgTable(
   'tareas_trabajador',

@@ -210,24 +210,20 @@ interface CalendarioRow {
 }
 
 /**
- * The residents of the calendar's tasks with their homes, in one index probe per task (see calendario). Each home's
- * name is looked up by its key: a join let the planner, which expects hundreds of residents per task (a task for
- * everyone holds thousands), hash all the homes on every call, where a task of the calendar has a few.
+ * The residents of a calendar's task with their homes, as migration 0015's triggers keep them beside the task
+ * (planing_calendario_usuarios): one index probe per task shown, where joining its links, residents and homes was
+ * half of the month's time in PostgreSQL (docs/performance.md).
  */
-const usuariosConCasa = sql`(
-  select json_agg(json_build_array(u.id, u.nombre, u.apellidos, u.vivienda_id,
-                                   (select v.nombre from viviendas v where v.id = u.vivienda_id)) order by u.id)
-    from planing_tarea_usuarios ptu join usuarios u on u.id = ptu.usuario_id
-   where ptu.tarea_id = ${TAREA_ID})`
+const usuariosConCasa = sql`(select l.usuarios from planing_calendario_usuarios l where l.tarea_id = ${TAREA_ID})`
 
 /**
  * GET /planing-tareas/calendario (SPEC §2.9): the days from `desde` to `hasta` (the visible grid, at most 42)
  * that have tasks, each with how many it has and its first ones in time order, for the worker's companies
  * (narrowed to the one chosen in the top bar). One statement over planing_tareas_empresa_fecha_idx (or the
  * date index), numbering each day's tasks with a window and joining the ones shown with their residents.
- * Each task's residents come with their homes in one subquery, and the homes (in the order of their first
- * resident, as viviendasDe gives them) are taken from that list here: one subplan per task instead of two,
- * and only the columns the answer holds (docs/performance.md: 2.9 → 2.3 ms a month on the bench's data).
+ * Each task's residents come with their homes in one list kept beside it (usuariosConCasa), and the homes (in
+ * the order of their first resident, as viviendasDe gives them) are taken from that list here, with only the
+ * columns the answer holds.
  * A task for every resident (`todos`) comes without its residents and homes: the calendar shows it black and
  * names no one, and at a large operator its list is every resident of the company (thousands of names per
  * task); `GET /planing-tareas/:id` still gives them.
