@@ -69,6 +69,19 @@ const shown = async (id: number) => {
   return { usuarios: tarea?.usuarios, viviendas: tarea?.viviendas }
 }
 
+/** A promise and what settles it, to hold a transaction open until the test says. */
+function signal() {
+  let fire = () => {}
+  const done = new Promise<void>((resolve) => {
+    fire = resolve
+  })
+  return { done, fire }
+}
+
+/** Whether `work` is still waiting (for a lock) after 300 ms. */
+const stillWaiting = (work: Promise<unknown>) =>
+  Promise.race([work.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 300))])
+
 describe("the calendar's residents kept beside each task (migration 0015)", () => {
   it('follow every change to the task, its residents and their homes, through the API and straight SQL', async () => {
     const ana = await makeUsuario(t.db, casa1.id, { nombre: 'Ana', apellidos: 'Ruiz' })
@@ -128,29 +141,17 @@ describe("the calendar's residents kept beside each task (migration 0015)", () =
     const dora = await makeUsuario(t.db, casa1.id, { nombre: 'Dora', apellidos: 'Lis' })
     const eva = await makeUsuario(t.db, casa1.id, { nombre: 'Eva', apellidos: 'Mas' })
     const id = await create([eva.id])
-    let release = () => {}
-    const gate = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let renamed = () => {}
-    const holding = new Promise<void>((resolve) => {
-      renamed = resolve
-    })
+    const [renamed, release] = [signal(), signal()]
     const rename = t.db.transaction(async (tx) => {
       await tx.execute(sql`update usuarios set nombre = 'Dorotea' where id = ${dora.id}`)
-      renamed()
-      await gate
+      renamed.fire()
+      await release.done
     })
-    await holding
-    let done = false
-    const edit = patch(id, { usuarioIds: [dora.id, eva.id] }).then((res) => {
-      done = true
-      return res
-    })
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await renamed.done
+    const edit = patch(id, { usuarioIds: [dora.id, eva.id] })
     // The edit takes the resident shared: it waits for the rename, uncommitted, instead of reading the old name.
-    expect(done).toBe(false)
-    release()
+    expect(await stillWaiting(edit)).toBe(true)
+    release.fire()
     await rename
     expect((await edit).statusCode).toBe(200)
     expect(await kept(id)).toEqual([
@@ -163,28 +164,17 @@ describe("the calendar's residents kept beside each task (migration 0015)", () =
     const fede = await makeUsuario(t.db, casa1.id, { nombre: 'Fede', apellidos: 'Gil' })
     const id = await create([fede.id])
     const gema = await makeUsuario(t.db, casa2.id, { nombre: 'Gema', apellidos: 'Paz' })
-    let release = () => {}
-    const gate = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let linked = () => {}
-    const holding = new Promise<void>((resolve) => {
-      linked = resolve
-    })
+    const [linked, release] = [signal(), signal()]
     const edit = t.db.transaction(async (tx) => {
       await tx.execute(sql`update planing_tareas set titulo = 'Paseo largo' where id = ${id}`)
       await tx.execute(sql`insert into planing_tarea_usuarios (tarea_id, usuario_id) values (${id}, ${gema.id})`)
-      linked()
-      await gate
+      linked.fire()
+      await release.done
     })
-    await holding
-    let done = false
-    const rename = t.db.execute(sql`update usuarios set apellidos = 'Paz Ruiz' where id = ${gema.id}`).then(() => {
-      done = true
-    })
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(done).toBe(false)
-    release()
+    await linked.done
+    const rename = t.db.execute(sql`update usuarios set apellidos = 'Paz Ruiz' where id = ${gema.id}`)
+    expect(await stillWaiting(rename)).toBe(true)
+    release.fire()
     await edit
     await rename
     expect(await kept(id)).toEqual([
