@@ -213,7 +213,7 @@ export const planingTareaUsuarios = pgTable(
 
 /**
  * Each task's residents as the calendar shows them ([id, nombre, apellidos, viviendaId, the home's nombre] in id
- * order), kept by triggers on the links, the residents and the homes (migration 0015): the month reads one row
+ * order), kept by triggers on the links, the residents and the homes (migration 0016): the month reads one row
  * per task instead of joining its links, residents and homes. None for a task for everyone (the calendar names no
  * one for it) or without residents.
  */

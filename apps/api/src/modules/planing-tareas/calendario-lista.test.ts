@@ -4,8 +4,9 @@ import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-te
 import { makeEmpresa, makeUsuario, makeVivienda } from '../../test/factories'
 
 /**
- * Migration 0015: each task's residents as the calendar shows them, kept beside the task by triggers on the links,
- * the residents, the homes and the tasks, whoever writes them; checked against the list read from those tables.
+ * Migrations 0015 and 0016: each task's residents as the calendar shows them, kept beside the task by triggers on
+ * the links, the residents, the homes and the tasks, whoever writes them; checked against the list read from those
+ * tables (the view planing_calendario_listas).
  */
 let t: TestApp
 let empresa: { id: number }
@@ -82,7 +83,7 @@ function signal() {
 const stillWaiting = (work: Promise<unknown>) =>
   Promise.race([work.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 300))])
 
-describe("the calendar's residents kept beside each task (migration 0015)", () => {
+describe("the calendar's residents kept beside each task (migrations 0015, 0016)", () => {
   it('follow every change to the task, its residents and their homes, through the API and straight SQL', async () => {
     const ana = await makeUsuario(t.db, casa1.id, { nombre: 'Ana', apellidos: 'Ruiz' })
     const blas = await makeUsuario(t.db, casa1.id, { nombre: 'Blas', apellidos: 'Soto' })

@@ -210,7 +210,7 @@ interface CalendarioRow {
 }
 
 /**
- * The residents of a calendar's task with their homes, as migration 0015's triggers keep them beside the task
+ * The residents of a calendar's task with their homes, as migration 0016's triggers keep them beside the task
  * (planing_calendario_usuarios): one index probe per task shown, where joining its links, residents and homes was
  * half of the month's time in PostgreSQL (docs/performance.md).
  */
