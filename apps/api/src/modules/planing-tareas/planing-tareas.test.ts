@@ -154,6 +154,10 @@ describe('PATCH and DELETE /api/planing-tareas/:id', () => {
     expect((await t.as(empleado, { method: 'DELETE', url: `/api/planing-tareas/${task.id}` })).statusCode).toBe(204)
     const [log] = await t.db.select().from(logs).where(eq(logs.trabajadorId, empleado.id)).orderBy(desc(logs.id)).limit(1)
     expect(log).toMatchObject({ accion: 'Eliminar tarea del planing', tipo: 'error', viviendaId: casaA.id })
+    // Its links are kept in the entry, not the copy of them the calendar reads (migration 0016).
+    const antes = (log?.datos as { antes: Record<string, unknown> }).antes
+    expect(antes.planingTareaUsuarios).toEqual([{ tareaId: task.id, usuarioId: blas.id }])
+    expect(antes).not.toHaveProperty('planingCalendarioUsuarios')
   })
   it('refuses a stale edit (If-Match, or the version in the body) with 409 and keeps the other writer’s change', async () => {
     const task = (await post(admin, valid())).json()
