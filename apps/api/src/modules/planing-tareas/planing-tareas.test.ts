@@ -155,7 +155,7 @@ describe('PATCH and DELETE /api/planing-tareas/:id', () => {
     const [log] = await t.db.select().from(logs).where(eq(logs.trabajadorId, empleado.id)).orderBy(desc(logs.id)).limit(1)
     expect(log).toMatchObject({ accion: 'Eliminar tarea del planing', tipo: 'error', viviendaId: casaA.id })
     // Its links are kept in the entry, not the copy of them the calendar reads (migration 0016).
-    const antes = (log?.datos as { antes: Record<string, unknown> }).antes
+    const antes = (log?.datos as { antes?: Record<string, unknown> } | undefined)?.antes ?? {}
     expect(antes.planingTareaUsuarios).toEqual([{ tareaId: task.id, usuarioId: blas.id }])
     expect(antes).not.toHaveProperty('planingCalendarioUsuarios')
   })
