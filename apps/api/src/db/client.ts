@@ -149,7 +149,7 @@ export async function openDatabase(target: ConnectionTarget, options: OpenOption
   pool.on('error', onError)
   try {
     // On a connection of their own, without a request's limits (5 s a statement): a migration that fills a new
-    // column or table for a large operator's data takes seconds (0016's lists: 2.3 s at 100,000 tasks).
+    // column or table for a large operator's data takes seconds (0016's lists: about 2 s at 100,000 tasks).
     if (options.migrate ?? true) await migrateTarget(target)
   } catch (err) {
     await pool.end().catch(() => {})
