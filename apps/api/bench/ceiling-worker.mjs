@@ -14,8 +14,14 @@ const { config, requests, warmUp, warmSeconds = 0, poolSize } = await new Promis
 const pool = new pg.Pool({ ...config, max: poolSize })
 pool.on('error', () => {})
 let next = 0
-// A statement the app runs named (prepared once per connection) is run named here too.
-const asQuery = (s) => (s.name ? { name: s.name, text: s.text, values: s.params } : { text: s.text, values: s.params })
+// A statement the app runs named (prepared once per connection) is run named here too, and its rows read as
+// arrays when the app reads them so (a list's page, the calendar month).
+const asQuery = (s) => ({
+  ...(s.name ? { name: s.name } : {}),
+  text: s.text,
+  values: s.params,
+  ...(s.rowMode ? { rowMode: s.rowMode } : {}),
+})
 const once = async () => {
   const list = requests[next++ % requests.length]
   // A transaction's statements (BEGIN … COMMIT) must share one connection, as they did in the app.

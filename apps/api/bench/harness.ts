@@ -315,6 +315,8 @@ export interface Captured {
   params: unknown[]
   /** A named prepared statement's name (the token's worker, the calendar month): the ceiling runs it named too. */
   name?: string
+  /** Rows as arrays, as the app reads a list or the calendar month: the ceiling reads them the same way. */
+  rowMode?: 'array'
 }
 
 /**
@@ -330,9 +332,15 @@ export function captureSql(db: Db) {
     (query: Query): Query =>
     (q: unknown, params?: unknown, ...rest: unknown[]) => {
       if (state.on) {
-        const config = typeof q === 'string' ? { text: q } : (q as { text: string; name?: string; values?: unknown[] })
-        const { text, name } = config
-        state.captured.push({ text, params: (params as unknown[]) ?? config.values ?? [], ...(name ? { name } : {}) })
+        const config =
+          typeof q === 'string' ? { text: q } : (q as { text: string; name?: string; values?: unknown[]; rowMode?: string })
+        const { text, name, rowMode } = config
+        state.captured.push({
+          text,
+          params: (params as unknown[]) ?? config.values ?? [],
+          ...(name ? { name } : {}),
+          ...(rowMode === 'array' ? { rowMode } : {}),
+        })
       }
       return query(q, params, ...rest)
     }

@@ -254,18 +254,20 @@ describe('selectShaped: a statement built once per shape with its numbers as val
 })
 
 describe('preparedRows: a statement run as a named prepared statement, one name per text', () => {
-  it("gives the rows db.execute gives, with the driver's own types (a timestamptz as a Date)", async () => {
+  it("gives the rows db.execute gives, as arrays in column order, with the driver's own types (a timestamptz as a Date)", async () => {
     const statement = sql`select id, nombre, created_at from usuarios where apellidos = ${'Filas'} order by id`
-    const ours = await preparedRows<{ created_at: Date }>(t.db, 'prueba_filas', statement)
-    const theirs = ((await t.db.execute(statement)) as unknown as { rows: Array<{ created_at: string }> }).rows
-    expect(ours).toEqual(theirs.map((r) => ({ ...r, created_at: new Date(r.created_at) })))
+    const ours = await preparedRows<[number, string, Date]>(t.db, 'prueba_filas', statement)
+    const theirs = (
+      (await t.db.execute(statement)) as unknown as { rows: Array<{ id: number; nombre: string; created_at: string }> }
+    ).rows
+    expect(ours).toEqual(theirs.map((r) => [r.id, r.nombre, new Date(r.created_at)]))
     expect(ours).toHaveLength(2)
-    expect(ours[0]?.created_at).toBeInstanceOf(Date)
+    expect(ours[0]?.[2]).toBeInstanceOf(Date)
   })
 
   it('is prepared in PostgreSQL under its name, the same name for the same text and another for another text', async () => {
     // The statement sees itself: the driver prepares it on the connection before running it.
-    const own = (text: SQL) => preparedRows<{ name: string }>(t.db, 'prueba_propia', text)
+    const own = async (text: SQL) => (await preparedRows<[string]>(t.db, 'prueba_propia', text)).map(([name]) => ({ name }))
     const first = await own(sql`select name from pg_prepared_statements where name like ${'prueba_propia%'} order by name`)
     const again = await own(sql`select name from pg_prepared_statements where name like ${'prueba_propia%'} order by name`)
     const other = await own(sql`select name from pg_prepared_statements where name like ${'prueba_propia%'} order by name desc`)
@@ -287,12 +289,12 @@ describe('isoInstant: a timestamptz as the text toISOString gives', () => {
       '2026-11-27 12:34:56.78-05',
     ]
     for (const instant of instants) {
-      const [row] = await preparedRows<{ text: string; date: Date }>(
+      const [[text, date] = []] = await preparedRows<[string, Date]>(
         t.db,
         'prueba_iso',
         sql`select ${isoInstant(sql`${instant}::timestamptz`)} as text, ${instant}::timestamptz as date`,
       )
-      expect(row?.text, instant).toBe(row?.date.toISOString())
+      expect(text, instant).toBe(date?.toISOString())
     }
   })
 })

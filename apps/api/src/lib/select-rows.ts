@@ -292,10 +292,11 @@ const MAX_PREPARED = 500
  * PostgreSQL keeps its plan there, instead of planning it on every call. For a statement whose planning costs about
  * as much as running it (the calendar month: about 1.5–2 ms each on the benchmark's data; through `pg` at 10
  * connections 800 → 1,050 req/s named, docs/performance.md). One name per distinct text, `<prefix>_<n>`; past
- * MAX_PREPARED texts the others run unnamed. On the pool of `db`, not in a transaction. The rows are as the driver
- * parses them (pg's own types: a timestamptz is a Date, a bigint a string, json parsed).
+ * MAX_PREPARED texts the others run unnamed. On the pool of `db`, not in a transaction. Each row is an array of the
+ * statement's columns in order, each as the driver parses it (pg's own types: a timestamptz is a Date, a bigint a
+ * string, json parsed).
  */
-export async function preparedRows<R>(db: Db, prefix: string, query: SQL): Promise<R[]> {
+export async function preparedRows<R extends unknown[]>(db: Db, prefix: string, query: SQL): Promise<R[]> {
   const handle = db as unknown as DrizzleHandle
   const { sql: text, params } = handle.dialect.sqlToQuery(query)
   let name = preparedNames.get(text)
@@ -303,8 +304,10 @@ export async function preparedRows<R>(db: Db, prefix: string, query: SQL): Promi
     name = `${prefix}_${preparedNames.size + 1}`
     preparedNames.set(text, name)
   }
-  // The session's client is the pool, which selectShaped runs its statements on too.
-  const { rows } = await handle.session.client.query(name === undefined ? { text } : { name, text }, params)
+  // The session's client is the pool, which selectShaped runs its statements on too. Each row an array, in the
+  // statement's column order: the driver's rows as objects cost a copy and a keyed write per column.
+  const config = name === undefined ? { text, rowMode: 'array' } : { name, text, rowMode: 'array' }
+  const { rows } = await handle.session.client.query(config, params)
   return rows as unknown as R[]
 }
 

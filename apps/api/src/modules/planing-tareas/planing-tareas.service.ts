@@ -195,22 +195,25 @@ export const planingTareasResource = defineResource({
   },
 })
 
-/** A calendar row as the driver gives it (its timestamps already ISO text: isoInstant). */
-interface CalendarioRow {
-  dia: string
-  total: string
-  id: number
-  /** ISO text (isoInstant), as the answer writes it. */
-  fecha: string
-  titulo: string
-  descripcion: string
-  notificable: boolean
-  empresa_id: number | null
-  todos: boolean
-  updated_at: string
-  /** [id, nombre, apellidos, viviendaId, viviendaNombre] of each resident, in id order. */
-  usuarios: [number, string, string, number | null, string | null][] | null
-}
+/**
+ * A calendar row as the driver gives it, its columns in the statement's order: dia, total, id, fecha (ISO text,
+ * isoInstant, as the answer writes it), titulo, descripcion, notificable, empresa_id, todos, updated_at (ISO
+ * text), and [id, nombre, apellidos, viviendaId, viviendaNombre] of each resident in id order (null for a task
+ * for everyone).
+ */
+type CalendarioRow = [
+  dia: string,
+  total: string,
+  id: number,
+  fecha: string,
+  titulo: string,
+  descripcion: string,
+  notificable: boolean,
+  empresaId: number | null,
+  todos: boolean,
+  updatedAt: string,
+  usuarios: [number, string, string, number | null, string | null][] | null,
+]
 
 /**
  * The residents of a calendar's task with their homes, as migration 0016's triggers keep them beside the task
@@ -271,29 +274,29 @@ export async function calendario(deps: AppDeps, actor: Actor, query: CalendarioQ
      order by numbered.dia, numbered.n`,
   )
   const days: CalendarioDia[] = []
-  for (const r of rows) {
+  for (const [dia, total, id, fecha, titulo, descripcion, notificable, empresaId, todos, updatedAt, usuarios] of rows) {
     let day = days.at(-1)
-    if (day?.dia !== r.dia) {
-      day = { dia: r.dia, total: Number(r.total), tareas: [] }
+    if (day?.dia !== dia) {
+      day = { dia, total: Number(total), tareas: [] }
       days.push(day)
     }
     const personas: Persona[] = []
     const casas: Casa[] = []
-    for (const [id, nombre, apellidos, viviendaId, vivienda] of r.usuarios ?? []) {
-      personas.push({ id, nombre, apellidos })
+    for (const [usuarioId, nombre, apellidos, viviendaId, vivienda] of usuarios ?? []) {
+      personas.push({ id: usuarioId, nombre, apellidos })
       if (viviendaId !== null && !casas.some((c) => c.id === viviendaId)) casas.push({ id: viviendaId, nombre: vivienda ?? '' })
     }
     day.tareas.push({
-      id: r.id,
-      fecha: r.fecha,
-      titulo: r.titulo,
-      descripcion: r.descripcion,
-      notificable: r.notificable,
-      empresaId: r.empresa_id,
-      todos: r.todos,
+      id,
+      fecha,
+      titulo,
+      descripcion,
+      notificable,
+      empresaId,
+      todos,
       usuarios: personas,
       viviendas: casas,
-      updatedAt: r.updated_at,
+      updatedAt,
     })
   }
   return days
