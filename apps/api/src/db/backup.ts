@@ -22,7 +22,7 @@ import { type ConnectionTarget, clientConfig, migrationsFolder } from './client'
  *   …rows in COPY's text format…
  *   \.
  *   ROWS {"rows": …, "sha256": …}          the section's row count and the SHA-256 of its row bytes
- *   …one TABLE section per table, parents first…
+ *   …one TABLE section per table, parents first (not the copies triggers keep: KEPT_BY_TRIGGERS)…
  *   FILE {"id": …, "size": …, "sha256": …}
  *   …the file's bytes in base64, 76 characters a line…
  *   \.
@@ -96,6 +96,14 @@ async function connect(target: ConnectionTarget): Promise<pg.Client> {
   await client.query("set timezone = 'UTC'; set datestyle = 'ISO, YMD'; set intervalstyle = 'postgres'")
   return client
 }
+
+/**
+ * Tables whose rows triggers make from other tables' (docs/architecture.md, "Copies kept by triggers"): derived,
+ * not data. A dump leaves them out and a restore makes them again from their sources as those load, so nothing
+ * depends on the order the tables load in (loaded as rows, a copy would meet the rows its sources' triggers had
+ * just made, or be rewritten by them). The rows of one in an earlier dump are read, checked and not loaded.
+ */
+const KEPT_BY_TRIGGERS = new Set(['planing_calendario_usuarios'])
 
 /** The app's tables, parents before children (foreign keys), so rows load in an order they accept. */
 async function tablesInOrder(client: pg.Client): Promise<string[]> {
@@ -226,7 +234,7 @@ async function writeDump(client: pg.Client, gzip: Writable, options: BackupOptio
   await client.query('begin isolation level repeatable read read only')
   const migrations = await appliedMigrations(client)
   if (!migrations.length) throw new BackupError('La base de datos no tiene el esquema de la aplicación: no hay nada que copiar.')
-  const tables = await tablesInOrder(client)
+  const tables = (await tablesInOrder(client)).filter((t) => !KEPT_BY_TRIGGERS.has(t))
   const counts: DumpManifest['tables'] = []
   for (const name of tables) {
     const { rows } = await client.query<{ n: string }>(`select count(*) as n from public.${quote(name)}`)
@@ -841,6 +849,10 @@ export async function restoreDatabase(
         if (signal?.aborted) throw interrupted()
         if (part.kind === 'file') {
           for await (const _ of part.content()) if (signal?.aborted) throw interrupted()
+          continue
+        }
+        if (KEPT_BY_TRIGGERS.has(part.name)) {
+          for await (const _ of part.rows()) if (signal?.aborted) throw interrupted()
           continue
         }
         const sink = client.query(copyFrom(`copy public.${quote(part.name)} (${part.columns.map(quote).join(', ')}) from stdin`))
