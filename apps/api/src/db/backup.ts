@@ -10,6 +10,7 @@ import pg from 'pg'
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
 import { createPrivateFile, ensurePrivateDirAsync, fsReason, isFileSystemError, writeFileAtomically } from '../lib/data-dir'
 import { type ConnectionTarget, clientConfig, migrationsFolder } from './client'
+import { KEPT_BY_TRIGGERS } from './schema'
 
 /**
  * DECISIONS R, backups. A logical dump of the app's data, taken inside one REPEATABLE READ snapshot with
@@ -96,14 +97,6 @@ async function connect(target: ConnectionTarget): Promise<pg.Client> {
   await client.query("set timezone = 'UTC'; set datestyle = 'ISO, YMD'; set intervalstyle = 'postgres'")
   return client
 }
-
-/**
- * Tables whose rows triggers make from other tables' (docs/architecture.md, "Copies kept by triggers"): derived,
- * not data. A dump leaves them out and a restore makes them again from their sources as those load, so nothing
- * depends on the order the tables load in (loaded as rows, a copy would meet the rows its sources' triggers had
- * just made, or be rewritten by them). The rows of one in an earlier dump are read, checked and not loaded.
- */
-const KEPT_BY_TRIGGERS = new Set(['planing_calendario_usuarios'])
 
 /** The app's tables, parents before children (foreign keys), so rows load in an order they accept. */
 async function tablesInOrder(client: pg.Client): Promise<string[]> {
@@ -234,6 +227,7 @@ async function writeDump(client: pg.Client, gzip: Writable, options: BackupOptio
   await client.query('begin isolation level repeatable read read only')
   const migrations = await appliedMigrations(client)
   if (!migrations.length) throw new BackupError('La base de datos no tiene el esquema de la aplicación: no hay nada que copiar.')
+  // Not the copies triggers keep (schema.ts): a restore's triggers make them again from their sources.
   const tables = (await tablesInOrder(client)).filter((t) => !KEPT_BY_TRIGGERS.has(t))
   const counts: DumpManifest['tables'] = []
   for (const name of tables) {
@@ -851,6 +845,8 @@ export async function restoreDatabase(
           for await (const _ of part.content()) if (signal?.aborted) throw interrupted()
           continue
         }
+        // A copy triggers keep (schema.ts), in a dump made before 2026-11-28: its sources' triggers make it again
+        // as they load, whatever the order, so its rows are read and checked but not loaded.
         if (KEPT_BY_TRIGGERS.has(part.name)) {
           for await (const _ of part.rows()) if (signal?.aborted) throw interrupted()
           continue

@@ -115,7 +115,8 @@ export async function runMigrations(pool: pg.Pool, folder = migrationsFolder()):
 
 /** Runs the migrations of `folder` on a database, on a connection of its own. */
 export async function migrateTarget(target: ConnectionTarget, folder = migrationsFolder()): Promise<void> {
-  const pool = new pg.Pool({ ...clientConfig(target), max: 1 })
+  // As the app's pool: a server that never answers fails the start after 5 s instead of hanging it.
+  const pool = new pg.Pool({ ...clientConfig(target), max: 1, connectionTimeoutMillis: 5000, application_name: 'viviendas-api' })
   pool.on('error', () => {})
   try {
     await runMigrations(pool, folder)

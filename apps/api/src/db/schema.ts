@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { getTableName, sql } from 'drizzle-orm'
 import {
   type AnyPgColumn,
   boolean,
@@ -223,6 +223,13 @@ export const planingCalendarioUsuarios = pgTable('planing_calendario_usuarios', 
     .references(() => planingTareas.id, { onDelete: 'cascade' }),
   usuarios: json().notNull(),
 })
+
+/**
+ * The tables whose rows triggers make from other tables' (docs/architecture.md, "Copies kept by triggers"): derived,
+ * not data. A backup leaves them out and a restore's triggers make them again (db/backup.ts); a deleted record's
+ * log entry does not list them among the rows that went with it (lib/ownership.ts), as its own parts say the same.
+ */
+export const KEPT_BY_TRIGGERS: ReadonlySet<string> = new Set([getTableName(planingCalendarioUsuarios)])
 
 export const tareasTrabajador = pgTable(
   'tareas_trabajador',

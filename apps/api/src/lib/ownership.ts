@@ -1,6 +1,7 @@
 import { AppError, type Dependent, MAX_EXACT_TOTAL } from '@vb/shared'
 import { type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx, Tx } from '../db/client'
+import { KEPT_BY_TRIGGERS } from '../db/schema'
 
 /** Rows of a raw statement (the driver's result; drizzle types it loosely across db and transaction). */
 async function rowsOf<R>(db: DbOrTx, statement: SQL): Promise<R[]> {
@@ -95,7 +96,8 @@ export async function releaseOrRefuse(
   if (dependents.length) throw new AppError('CONFLICT', options.blocked(dependents))
 
   const parts: Record<string, unknown[]> = {}
-  for (const fk of keys.filter((k) => k.onDelete === 'cascade')) {
+  // A copy triggers keep (schema.ts) goes with the record too, but repeats what its sources' rows say.
+  for (const fk of keys.filter((k) => k.onDelete === 'cascade' && !KEPT_BY_TRIGGERS.has(k.tabla))) {
     const how = options.parts?.[fk.tabla] ?? {}
     if (how === false) continue
     const keep = how.keep === undefined ? fk.columnas : Array.isArray(how.keep) ? how.keep : [how.keep]

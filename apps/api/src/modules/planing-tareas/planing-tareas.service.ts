@@ -156,9 +156,6 @@ export const planingTareasResource = defineResource({
     notificable: p.notificable,
     todos: p.usuarioIds === undefined ? undefined : p.usuarioIds === TODOS,
   }),
-  // The residents' list kept for the calendar (migration 0016) goes with the task but is a copy of its links,
-  // which the log keeps already.
-  remove: { parts: { planing_calendario_usuarios: false } },
   references: {
     empresaId: {
       resource: 'empresas',
