@@ -79,6 +79,12 @@ function signal() {
   return { done, fire }
 }
 
+/**
+ * A statement run once, now. A Drizzle query runs each time it is awaited: awaiting it after `stillWaiting` did
+ * would run it a second time, and a first run that failed (a deadlock) would go unseen.
+ */
+const started = (statement: ReturnType<typeof sql>) => Promise.resolve(t.db.execute(statement))
+
 /** Whether `work` is still waiting (for a lock) after 300 ms. */
 const stillWaiting = (work: Promise<unknown>) =>
   Promise.race([work.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 300))])
@@ -173,7 +179,7 @@ describe("the calendar's residents kept beside each task (migrations 0015, 0016)
       await release.done
     })
     await linked.done
-    const rename = t.db.execute(sql`update usuarios set apellidos = 'Paz Ruiz' where id = ${gema.id}`)
+    const rename = started(sql`update usuarios set apellidos = 'Paz Ruiz' where id = ${gema.id}`)
     expect(await stillWaiting(rename)).toBe(true)
     release.fire()
     await edit
@@ -181,6 +187,51 @@ describe("the calendar's residents kept beside each task (migrations 0015, 0016)
     expect(await kept(id)).toEqual([
       [fede.id, 'Fede', 'Gil', casa1.id, 'Casa Norte'],
       [gema.id, 'Gema', 'Paz Ruiz', casa2.id, expect.any(String)],
+    ])
+    expect(await stale()).toEqual([])
+  })
+
+  it("a home renamed while a task's edit holds one of its residents: the rename waits for it, in id order, no deadlock", async () => {
+    const casa = await makeVivienda(t.db, empresa.id, { nombre: 'Casa Este' })
+    const otra = await makeUsuario(t.db, casa2.id, { nombre: 'Hugo', apellidos: 'Nieto' })
+    const primera = await makeUsuario(t.db, casa.id, { nombre: 'Irene', apellidos: 'Lago' })
+    const segunda = await makeUsuario(t.db, casa.id, { nombre: 'Julia', apellidos: 'Mora' })
+    // The first resident's row rewritten (its home away and back, so the indexes point at the new row too) until it
+    // lies after the second's: the home's rename, left to itself, would update the second first.
+    const order = () =>
+      rows<{ id: number }>(sql`select id from usuarios where vivienda_id = ${casa.id} order by ctid`).then((r) =>
+        r.map((x) => x.id),
+      )
+    for (let i = 0; i < 20 && (await order())[0] !== segunda.id; i++) {
+      await t.db.execute(sql`update usuarios set vivienda_id = ${casa2.id} where id = ${primera.id}`)
+      await t.db.execute(sql`update usuarios set vivienda_id = ${casa.id} where id = ${primera.id}`)
+    }
+    expect(await order()).toEqual([segunda.id, primera.id])
+    const id = await create([otra.id])
+    const [first, release] = [signal(), signal()]
+    let secondWaited = 0
+    // A task's residents added one statement at a time: each link's trigger takes its resident shared.
+    const edit = t.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into planing_tarea_usuarios (tarea_id, usuario_id) values (${id}, ${primera.id})`)
+      first.fire()
+      await release.done
+      const since = Date.now()
+      await tx.execute(sql`insert into planing_tarea_usuarios (tarea_id, usuario_id) values (${id}, ${segunda.id})`)
+      secondWaited = Date.now() - since
+    })
+    await first.done
+    const rename = started(sql`update viviendas set nombre = 'Casa Levante' where id = ${casa.id}`)
+    // The rename locks the home's residents in id order before it changes them: it waits at the first one, held by
+    // the edit, without holding the second (updated first by the sort key's trigger of 0011, it would: a deadlock).
+    expect(await stillWaiting(rename)).toBe(true)
+    release.fire()
+    await edit
+    await rename
+    expect(secondWaited).toBeLessThan(500)
+    expect(await kept(id)).toEqual([
+      [otra.id, 'Hugo', 'Nieto', casa2.id, expect.any(String)],
+      [primera.id, 'Irene', 'Lago', casa.id, 'Casa Levante'],
+      [segunda.id, 'Julia', 'Mora', casa.id, 'Casa Levante'],
     ])
     expect(await stale()).toEqual([])
   })
