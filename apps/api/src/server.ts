@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
 import { readConfig } from './config'
-import { type Database, openDatabase } from './db/client'
+import { type Database, DatabaseUnreachableError, openDatabase } from './db/client'
 import { type EmbeddedPostgres, StartError, startEmbeddedPostgres } from './db/embedded'
 import { scheduleDaily } from './lib/daily'
 import { ensurePrivateDir, ensurePrivateFile, readPrivateFile, UnsafePathError, writePrivateFile } from './lib/data-dir'
@@ -130,8 +130,9 @@ async function main() {
         .catch((err) => log.warn({ err }, 'statement PDF warm-up failed'))
     })
   } catch (err) {
-    if (err instanceof StartError || err instanceof UnsafePathError) console.error(`\n${err.message}\n`)
-    else console.error(err)
+    if (err instanceof StartError || err instanceof UnsafePathError || err instanceof DatabaseUnreachableError) {
+      console.error(`\n${err.message}\n`)
+    } else console.error(err)
     await app?.close().catch(() => {})
     await database?.close().catch(() => {})
     await embedded?.stop().catch(() => {})

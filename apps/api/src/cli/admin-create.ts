@@ -1,24 +1,24 @@
-import { parseArgs } from 'node:util'
 import { trabajadorCreateSchema } from '@vb/shared'
 import { readConfig } from '../config'
 import { empresas } from '../db/schema'
 import { createTrabajador } from '../modules/trabajadores/trabajadores.service'
-import { openCliDatabase, reportCliError } from './database'
+import { cliArgs, openCliDatabase, reportCliError } from './database'
 
 /**
  * DECISIONS R: `npm run admin:create -- --email … --nombre … --apellidos … --nif …` creates the first
  * SUPERADMIN (linked to every company) and prints its one-time temporary password, through the same
  * service as POST /api/trabajadores.
  */
-const { values } = parseArgs({
-  options: { email: { type: 'string' }, nombre: { type: 'string' }, apellidos: { type: 'string' }, nif: { type: 'string' } },
-})
+const USAGE =
+  'Uso: npm run admin:create -- --email correo@empresa.es --nombre Nombre --apellidos "Apellido Apellido" --nif 12345678Z'
+const { values } = cliArgs(
+  { options: { email: { type: 'string' }, nombre: { type: 'string' }, apellidos: { type: 'string' }, nif: { type: 'string' } } },
+  USAGE,
+)
 const input = trabajadorCreateSchema.safeParse({ ...values, rol: 'SUPERADMIN' })
 if (!input.success) {
   for (const issue of input.error.issues) console.error(`--${issue.path.join('.')}: ${issue.message}`)
-  console.error(
-    'Uso: npm run admin:create -- --email correo@empresa.es --nombre Nombre --apellidos "Apellido Apellido" --nif 12345678Z',
-  )
+  console.error(USAGE)
   process.exit(2)
 }
 const config = readConfig(process.env, process.cwd())

@@ -1,7 +1,8 @@
 import path from 'node:path'
+import { type ParseArgsConfig, parseArgs } from 'node:util'
 import type { Config } from '../config'
 import { BackupError } from '../db/backup'
-import { type ConnectionTarget, type Database, openDatabase } from '../db/client'
+import { type ConnectionTarget, type Database, DatabaseUnreachableError, openDatabase } from '../db/client'
 import { attachOrStartEmbedded, StartError } from '../db/embedded'
 import { UnsafePathError } from '../lib/data-dir'
 
@@ -40,6 +41,37 @@ export async function cliTarget(
   return { target: server.connection, done: () => server.stop() }
 }
 
+/**
+ * A tool's command line, read by node:util's parseArgs. `--help` or `-h` prints the usage and ends; an option the
+ * tool does not know, one without its value or an argument too many is said in Spanish with the usage (status 2),
+ * not as a stack trace.
+ */
+export function cliArgs<T extends ParseArgsConfig>(config: T, usage: string): ReturnType<typeof parseArgs<T>> {
+  const args = config.args ?? process.argv.slice(2)
+  if (args.some((a) => a === '--help' || a === '-h')) {
+    console.log(usage)
+    process.exit(0)
+  }
+  try {
+    return parseArgs(config)
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? ''
+    if (!code.startsWith('ERR_PARSE_ARGS_')) throw err
+    const message = (err as Error).message
+    const what = (/'([^' ]+)/.exec(message)?.[1] ?? '').replace(/=.*$/, '')
+    const said: Record<string, string> = {
+      ERR_PARSE_ARGS_UNKNOWN_OPTION: `Opción desconocida: ${what}.`,
+      ERR_PARSE_ARGS_INVALID_OPTION_VALUE: message.includes('argument missing')
+        ? `La opción ${what} necesita un valor.`
+        : `La opción ${what} no lleva valor.`,
+      ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL: `Argumento de más: ${what}.`,
+    }
+    console.error(said[code] ?? 'No se entiende la línea de órdenes.')
+    console.error(usage)
+    process.exit(2)
+  }
+}
+
 /** A file argument, relative to where `npm run` was typed (npm runs scripts from the repository root). */
 export function userPath(file: string): string {
   return path.resolve(process.env.INIT_CWD ?? process.cwd(), file)
@@ -47,7 +79,11 @@ export function userPath(file: string): string {
 
 /** Prints a tool's failure for a person (no stack for the expected ones) and sets the exit code. */
 export function reportCliError(err: unknown, prefix: string): void {
-  const expected = err instanceof StartError || err instanceof BackupError || err instanceof UnsafePathError
+  const expected =
+    err instanceof StartError ||
+    err instanceof BackupError ||
+    err instanceof UnsafePathError ||
+    err instanceof DatabaseUnreachableError
   console.error(expected ? err.message : `${prefix}: ${(err as Error).message}`)
   process.exitCode ||= 1
 }

@@ -1,18 +1,18 @@
 import { statSync } from 'node:fs'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
 import { readConfig } from '../config'
 import { backupDatabase } from '../db/backup'
-import { cliTarget, reportCliError, stopOnSignals, userPath } from './database'
+import { cliArgs, cliTarget, reportCliError, stopOnSignals, userPath } from './database'
 
 /**
  * DECISIONS R, backups: `npm run db:backup -- FILE` writes a compressed dump of the embedded server (also
  * while `npm start` runs: one consistent snapshot) or of DATABASE_URL. The file is private (0600) and
  * whole: it appears under its name only once complete; a failure or Ctrl-C leaves nothing behind.
  */
-const { positionals } = parseArgs({ allowPositionals: true, options: {} })
+const USAGE = 'Uso: npm run db:backup -- ARCHIVO   (por ejemplo: npm run db:backup -- copia-2026-11-23.vbdump)'
+const { positionals } = cliArgs({ allowPositionals: true, options: {} }, USAGE)
 if (positionals.length !== 1) {
-  console.error('Uso: npm run db:backup -- ARCHIVO   (por ejemplo: npm run db:backup -- copia-2026-11-23.vbdump)')
+  console.error(USAGE)
   process.exit(2)
 }
 const file = userPath(positionals[0] as string)

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { readConfig } from '../config'
 import { restoreDatabase } from '../db/backup'
-import { cliTarget, reportCliError, stopOnSignals, userPath } from './database'
+import { cliArgs, cliTarget, reportCliError, stopOnSignals, userPath } from './database'
 
 /**
  * DECISIONS R, backups: `npm run db:restore -- FILE` loads a dump made by `db:backup` into an empty
@@ -10,9 +9,13 @@ import { cliTarget, reportCliError, stopOnSignals, userPath } from './database'
  * only with `--force`, which replaces it. All or nothing: the file is checked whole first, then loaded in
  * one transaction; any failure, Ctrl-C included, leaves the database and the uploads folder as they were.
  */
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { force: { type: 'boolean', default: false } } })
+const USAGE = 'Uso: npm run db:restore -- [--force] ARCHIVO   (--force: sustituye los datos de una base que ya los tiene)'
+const { positionals, values } = cliArgs(
+  { allowPositionals: true, options: { force: { type: 'boolean', default: false } } },
+  USAGE,
+)
 if (positionals.length !== 1) {
-  console.error('Uso: npm run db:restore -- [--force] ARCHIVO')
+  console.error(USAGE)
   process.exit(2)
 }
 const file = userPath(positionals[0] as string)

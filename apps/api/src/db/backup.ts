@@ -9,7 +9,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator'
 import pg from 'pg'
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
 import { createPrivateFile, ensurePrivateDirAsync, fsReason, isFileSystemError, writeFileAtomically } from '../lib/data-dir'
-import { type ConnectionTarget, clientConfig, migrationsFolder } from './client'
+import { type ConnectionTarget, clientConfig, connectTo, migrationsFolder } from './client'
 import { KEPT_BY_TRIGGERS } from './schema'
 
 /**
@@ -92,7 +92,7 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
 async function connect(target: ConnectionTarget): Promise<pg.Client> {
   const client = new pg.Client({ ...clientConfig(target), application_name: 'viviendas-backup' })
   client.on('error', () => {})
-  await client.connect()
+  await connectTo(target, () => client.connect())
   // Text output that reads back the same on any server: ISO dates in UTC.
   await client.query("set timezone = 'UTC'; set datestyle = 'ISO, YMD'; set intervalstyle = 'postgres'")
   return client

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../test/build-test-app'
-import { openDatabase } from './client'
+import { withDatabase } from '../test/databases'
+import { type ConnectionTarget, DatabaseUnreachableError, openDatabase } from './client'
 
 let t: TestApp
 
@@ -49,5 +50,50 @@ describe('LISTEN (db/client.ts listen)', () => {
       await database.close()
       server.close()
     }
+  })
+})
+
+describe('a PostgreSQL that cannot be reached (db/client.ts connectTo)', () => {
+  /** What opening a database at `target` fails with. */
+  const failure = (target: ConnectionTarget) =>
+    openDatabase(target).then(
+      () => {
+        throw new Error('opened')
+      },
+      (err: unknown) => err as Error,
+    )
+
+  it('says where and why in Spanish: a port nobody listens on, a server that hangs up, a database that does not exist', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo
+        probe.close(() => resolve(port))
+      })
+    })
+    const refused = await failure(`postgres://postgres@127.0.0.1:${closed}/viviendas`)
+    expect(refused).toBeInstanceOf(DatabaseUnreachableError)
+    expect(refused.message).toBe(
+      `No se puede conectar con PostgreSQL en 127.0.0.1:${closed}/viviendas (DATABASE_URL): rechaza la conexión: ¿está arrancado y escucha en ese puerto?`,
+    )
+
+    const hangsUp = createServer((socket) => socket.destroy())
+    await new Promise<void>((resolve) => hangsUp.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = hangsUp.address() as AddressInfo
+      const dropped = await failure(`postgres://postgres@127.0.0.1:${port}/viviendas`)
+      expect(dropped).toBeInstanceOf(DatabaseUnreachableError)
+      expect(dropped.message).toMatch(
+        /^No se puede conectar con PostgreSQL en 127\.0\.0\.1:\d+\/viviendas \(DATABASE_URL\): cerró la conexión al conectar/,
+      )
+    } finally {
+      hangsUp.close()
+    }
+
+    // The run's own server (embedded or TEST_DATABASE_URL), a database it does not have.
+    const missing = await failure(withDatabase(inject('testDatabases').admin, 'no_existe_esta_base'))
+    expect(missing).toBeInstanceOf(DatabaseUnreachableError)
+    expect(missing.message).toMatch(
+      /^No se puede conectar con PostgreSQL en .+: no existe esa base de datos \(.*no_existe_esta_base.*\): créela antes de arrancar\.$/,
+    )
   })
 })

@@ -98,6 +98,56 @@ export function describeTarget(target: ConnectionTarget): string {
   }
 }
 
+/** PostgreSQL cannot be reached: the message says where and why, for the person starting the server or a tool. */
+export class DatabaseUnreachableError extends Error {
+  override name = 'DatabaseUnreachableError'
+}
+
+/** Why a connection failed, in words for the person who set DATABASE_URL (pg's own text kept when it says more). */
+function whyUnreachable(err: { code?: string; message?: string }): string {
+  const detail = err.message ? ` (${err.message})` : ''
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return 'rechaza la conexión: ¿está arrancado y escucha en ese puerto?'
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'no se encuentra ese servidor: revise el nombre del host'
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'no responde: revise la dirección y que la red o el cortafuegos lo dejen pasar'
+    case '28P01':
+      return `la contraseña o el usuario no son válidos${detail}`
+    case '28000':
+      return `no admite a este usuario desde aquí${detail}`
+    case '3D000':
+      return `no existe esa base de datos${detail}: créela antes de arrancar`
+    case '53300':
+      return `no admite más conexiones${detail}`
+    case '57P03':
+      return `está arrancando o parándose${detail}: inténtelo de nuevo en unos segundos`
+  }
+  if (/timeout/i.test(err.message ?? ''))
+    return 'no responde en 5 s: revise la dirección y que la red o el cortafuegos lo dejen pasar'
+  if (/terminated|ECONNRESET|closed/i.test(`${err.code} ${err.message}`)) {
+    return 'cerró la conexión al conectar: ¿es un servidor PostgreSQL? Si exige SSL, añada ?sslmode=require a la URL'
+  }
+  return `no acepta la conexión${detail}`
+}
+
+/** Connects, or fails with a DatabaseUnreachableError that says where and why. */
+export async function connectTo<C>(target: ConnectionTarget, connect: () => Promise<C>): Promise<C> {
+  try {
+    return await connect()
+  } catch (err) {
+    const where = typeof target === 'string' ? `${describeTarget(target)} (DATABASE_URL)` : describeTarget(target)
+    const why = whyUnreachable(err as Error & { code?: string })
+    throw new DatabaseUnreachableError(`No se puede conectar con PostgreSQL en ${where}: ${why}${why.endsWith('?') ? '' : '.'}`, {
+      cause: err,
+    })
+  }
+}
+
 /** Migrates, one process at a time: several processes starting together wait on an advisory lock. */
 export async function runMigrations(pool: pg.Pool, folder = migrationsFolder()): Promise<void> {
   const client = await pool.connect()
@@ -119,6 +169,8 @@ export async function migrateTarget(target: ConnectionTarget, folder = migration
   const pool = new pg.Pool({ ...clientConfig(target), max: 1, connectionTimeoutMillis: 5000, application_name: 'viviendas-api' })
   pool.on('error', () => {})
   try {
+    // The first connection of a start or a tool: one that fails says where and why, in Spanish.
+    await connectTo(target, () => pool.connect()).then((client) => client.release())
     await runMigrations(pool, folder)
   } finally {
     await pool.end()

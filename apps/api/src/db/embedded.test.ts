@@ -20,7 +20,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { testEngine } from '../test/build-test-app'
-import { gone, isAlive, login, postmasterPid, ROOT, type ServerProcess, startServer } from '../test/server-process'
+import { freePort, gone, isAlive, login, postmasterPid, ROOT, type ServerProcess, startServer } from '../test/server-process'
 import { askedAgain, startEmbeddedPostgres } from './embedded'
 
 /**
@@ -356,6 +356,18 @@ describe.skipIf(testEngine() === 'pg')('the embedded PostgreSQL server', () => {
     const prod = await start({ dataDir, env: { NODE_ENV: 'production' } })
     expect(await prod.exited).toBe(1)
     expect(prod.output()).toContain('JWT_SECRET')
+    expect(existsSync(path.join(dataDir, 'pg'))).toBe(false)
+  }, 30_000)
+
+  it('a DATABASE_URL it cannot reach stops the start with what to check, in Spanish, without a stack trace', async () => {
+    const dataDir = newDataDir()
+    const port = await freePort()
+    const server = await start({ dataDir, env: { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/viviendas` } })
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toContain(
+      `No se puede conectar con PostgreSQL en 127.0.0.1:${port}/viviendas (DATABASE_URL): rechaza la conexión: ¿está arrancado y escucha en ese puerto?`,
+    )
+    expect(server.output()).not.toMatch(/ECONNREFUSED|\n\s+at /)
     expect(existsSync(path.join(dataDir, 'pg'))).toBe(false)
   }, 30_000)
 
