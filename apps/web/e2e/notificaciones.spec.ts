@@ -196,7 +196,9 @@ test('eight tabs of the app share one stream: none waits for a connection, and e
 
     // The tab that followed the stream is closed: another takes it over, and the others still hear at once.
     await first.close()
-    await expect.poll(() => streams, { timeout: 6000 }).toBe(2)
+    // The lock passes once Chromium has torn the closed tab down, which took over 6 s once on a loaded CI machine.
+    // What is tested is that a tab takes over (without it none ever would), not how fast the browser frees a lock.
+    await expect.poll(() => streams, { timeout: 15_000 }).toBe(2)
     await notify()
     await expect.poll(() => bellCount(last), { timeout: 6000 }).toBe(before + 2)
   } finally {
