@@ -1,22 +1,10 @@
-import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { freePort, ROOT } from '../test/server-process'
+import { freePort, runTool } from '../test/server-process'
 
-/** Runs a tool as `npm run` does (tsx, from the repository root): its status and what it printed. */
-function run(tool: string, args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `apps/api/src/cli/${tool}.ts`, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout.on('data', (d) => {
-    output += d
-  })
-  child.stderr.on('data', (d) => {
-    output += d
-  })
-  return new Promise((resolve) => child.on('exit', (status) => resolve({ status, output })))
+/** A tool's exit status and what it printed. */
+async function run(tool: Parameters<typeof runTool>[0], args: string[], env: Record<string, string> = {}) {
+  const r = runTool(tool, args, env)
+  return { status: await r.exited, output: r.output() }
 }
 
 const USAGE = {

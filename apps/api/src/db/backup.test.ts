@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { seedDemo } from '../seed/demo'
 import { freshDatabase } from '../test/build-test-app'
 import { adminQuery, uniqueName, withDatabase } from '../test/databases'
-import { ROOT } from '../test/server-process'
+import { runTool } from '../test/server-process'
 import { BackupError, backupDatabase, restoreDatabase } from './backup'
 import { type ConnectionTarget, clientConfig, type Database } from './client'
 
@@ -111,28 +111,6 @@ function urlOf(target: ConnectionTarget): string {
   if (typeof target === 'string') return target
   const auth = `${encodeURIComponent(target.user)}:${encodeURIComponent(target.password)}`
   return `postgresql://${auth}@localhost/${target.database}?host=${encodeURIComponent(target.host)}&port=${target.port}`
-}
-
-/** Runs `db:backup` or `db:restore` as `npm run` does, on DATABASE_URL. */
-function runCli(
-  tool: 'db-backup' | 'db-restore',
-  args: string[],
-  env: Record<string, string>,
-): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', `apps/api/src/cli/${tool}.ts`, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout?.on('data', (d) => {
-    output += d
-  })
-  child.stderr?.on('data', (d) => {
-    output += d
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  return { child, output: () => output, exited }
 }
 
 /** Waits until a restore into `database` is loading rows with COPY (half-way through its transaction). */
@@ -482,7 +460,7 @@ describe('a restore is all or nothing: a target with data is left exactly as it 
     lines[s.first + 2] = fields.join('\t')
     fixSums(lines, 'caja_usuario')
     const damaged = writeDump('cantidad.vbdump', lines.join('\n'))
-    const run = runCli('db-restore', ['--force', damaged], { DATABASE_URL: urlOf(target), UPLOADS_DIR: uploadsDir })
+    const run = runTool('db-restore', ['--force', damaged], { DATABASE_URL: urlOf(target), UPLOADS_DIR: uploadsDir })
     expect(await run.exited).toBe(1)
     expect(run.output()).toMatch(/no acepta en la tabla «caja_usuario», fila 3, columna cantidad: .*numeric.*"abc"/)
     expect(run.output()).toContain('No se ha modificado nada')
@@ -515,7 +493,7 @@ describe('a restore is all or nothing: a target with data is left exactly as it 
     })
 
     it('killed with SIGKILL while loading rows: the data is intact, and the next restore clears its leftovers', async () => {
-      const run = runCli('db-restore', ['--force', big], { DATABASE_URL: urlOf(target), UPLOADS_DIR: uploadsDir })
+      const run = runTool('db-restore', ['--force', big], { DATABASE_URL: urlOf(target), UPLOADS_DIR: uploadsDir })
       await whenCopying(databaseOf(target), 'caja_usuario', run.child)
       run.child.kill('SIGKILL')
       await run.exited
@@ -531,7 +509,7 @@ describe('a restore is all or nothing: a target with data is left exactly as it 
     }, 120_000)
 
     it('stopped with Ctrl-C (SIGINT) while loading rows: it exits non-zero within seconds and changes nothing', async () => {
-      const run = runCli('db-restore', ['--force', big], { DATABASE_URL: urlOf(target), UPLOADS_DIR: uploadsDir })
+      const run = runTool('db-restore', ['--force', big], { DATABASE_URL: urlOf(target), UPLOADS_DIR: uploadsDir })
       await whenCopying(databaseOf(target), 'caja_usuario', run.child)
       const stopped = Date.now()
       run.child.kill('SIGINT')
@@ -577,7 +555,7 @@ describe('a backup is private and whole, or absent', () => {
   })
 
   it('through the CLI, into a missing folder: exit 1, a Spanish message, no stack trace', async () => {
-    const run = runCli('db-backup', [path.join(dir, 'no-existe', 'copia.vbdump')], { DATABASE_URL: urlOf(sourceTarget) })
+    const run = runTool('db-backup', [path.join(dir, 'no-existe', 'copia.vbdump')], { DATABASE_URL: urlOf(sourceTarget) })
     expect(await run.exited).toBe(1)
     expect(run.output()).toContain('No se pudo escribir la copia')
     expect(run.output()).toContain('no existe')

@@ -19,6 +19,18 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** Everything a child process prints, stdout and stderr together, as it comes. */
+function collected(child: ChildProcess): () => string {
+  let output = ''
+  child.stdout?.on('data', (d) => {
+    output += d
+  })
+  child.stderr?.on('data', (d) => {
+    output += d
+  })
+  return () => output
+}
+
 export interface ServerProcess {
   child: ChildProcess
   /** Resolves with the exit code (null when killed by a signal). */
@@ -52,24 +64,18 @@ export async function startServer(
     detached: options.detached ?? false,
     ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid } : {}),
   })
-  let output = ''
-  child.stdout?.on('data', (d) => {
-    output += d
-  })
-  child.stderr?.on('data', (d) => {
-    output += d
-  })
+  const output = collected(child)
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const base = `http://127.0.0.1:${port}`
   const ready = async () => {
     for (let i = 0; i < 240; i++) {
-      if (output.includes('Back-office de viviendas en')) return
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited: ${output}`)
+      if (output().includes('Back-office de viviendas en')) return
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited: ${output()}`)
       await new Promise((r) => setTimeout(r, 250))
     }
-    throw new Error(`server did not start: ${output}`)
+    throw new Error(`server did not start: ${output()}`)
   }
-  return { child, exited, base, ready, output: () => output }
+  return { child, exited, base, ready, output }
 }
 
 /** The postmaster's pid of an embedded cluster, from DATA_DIR/pg/postmaster.pid. */
@@ -109,4 +115,20 @@ export async function login(base: string, email = 'superadmin@demo.es', password
   })
   if (res.status !== 200) throw new Error(`login ${res.status}: ${await res.text()}`)
   return ((await res.json()) as { token: string }).token
+}
+
+/** A command-line tool (`apps/api/src/cli/<tool>.ts`) run as `npm run` runs it: tsx, from the repository root. */
+export function runTool(
+  tool: 'admin-create' | 'db-backup' | 'db-restore',
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', `apps/api/src/cli/${tool}.ts`, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const output = collected(child)
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, output, exited }
 }
