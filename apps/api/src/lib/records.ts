@@ -117,6 +117,34 @@ export async function lockRow<T extends TableWithId>(
 }
 
 /**
+ * An edit that left its record as it was (a form saved untouched), carrying the record as it is: thrown inside
+ * the edit's transaction, it rolls the edit back, so nothing is logged and the version others hold stays valid.
+ */
+export class Unchanged<T> {
+  constructor(readonly record: T) {}
+}
+
+/** Whether two readings of a record show the same, its version (`updatedAt`) aside. */
+export function sameRecord(a: unknown, b: unknown): boolean {
+  const text = (e: unknown) => JSON.stringify(e, (key, value) => (key === 'updatedAt' ? undefined : value))
+  return text(a) === text(b)
+}
+
+/**
+ * An edit's answer: its record, or the one an `Unchanged` carried. Then its transaction rolled back, and the files
+ * it would have replaced (`discarded`) stay.
+ */
+export async function orUnchanged<T>(edit: Promise<T>, discarded: string[]): Promise<T> {
+  try {
+    return await edit
+  } catch (err) {
+    if (!(err instanceof Unchanged)) throw err
+    discarded.length = 0
+    return err.record as T
+  }
+}
+
+/**
  * Stale edits (CONTRIBUTING.md, habits; DECISIONS L3): the version a client read is the row's `updatedAt` as the API
  * shows it (an ISO instant to the millisecond). It may come in If-Match (bare, quoted as an ETag, or weak
  * `W/"…"`) and/or in the body; each one sent must equal the locked row's, otherwise 409 with `message`. A

@@ -19,7 +19,10 @@ import {
   nextVersion,
   notFound,
   onUniqueViolation,
+  orUnchanged,
   pageWindow,
+  sameRecord,
+  Unchanged,
   where,
 } from './records'
 import { resourceRules, scopeFor } from './scope'
@@ -495,43 +498,48 @@ export function defineResource<T extends TableWithId, S extends ResourceSchemas,
     async update(deps, actor, id, input, context: WriteContext) {
       const scope = scopeFor(actor, name, 'update')
       const discarded: string[] = []
-      const result = await unique(() =>
-        deps.db.transaction(async (tx) => {
-          discarded.length = 0
-          const row = await lockRow(tx, table, id, scope, def.notFound)
-          if (def.versioned)
-            checkVersion(row.updatedAt as Date, [context.ifMatch, input.updatedAt as string | undefined], def.versioned)
-          const before = await readOne(deps, actor, tx, id)
-          // Ids that did not change are not checked again: the record keeps what it had.
-          const changedRefs = Object.fromEntries(
-            Object.entries(input).filter(([k, v]) => k in (def.references ?? {}) && v !== (row as Record<string, unknown>)[k]),
-          )
-          await checkReferences(tx, actor, changedRefs, 'update')
-          await def.check?.update?.(input, { deps, actor, tx, row })
-          const columns = def.patch ? def.patch(input, { deps, actor, row }) : def.insert(input as never, { deps, actor, row })
-          const changes = Object.fromEntries(
-            Object.entries(columns as Record<string, unknown>).filter(([k, v]) => v !== undefined && k !== file?.field),
-          )
-          await tx
-            .update(table as PgTable)
-            .set({ ...changes, updatedAt: nextVersion(deps.clock, row.updatedAt as Date) })
-            .where(eq(table.id, id))
-          discarded.push(...(await takeFile(tx, actor, id, input, true)))
-          await def.after?.update?.(input, { deps, actor, tx, row, id })
-          const after = await readOne(deps, actor, tx, id)
-          await logChange(tx, actor, {
-            accion: `Modificar ${log.noun}`,
-            url,
-            cambio: 'update',
-            descripcion:
-              log.describe?.update?.(before, after) ??
-              `${log.title} ${participle('modificad', log.feminine)}: ${log.label(after)}${log.moved?.(before, after) ?? ''}`,
-            ...concerns(after),
-            antes: kept(before),
-            despues: kept(after),
-          })
-          return after
-        }),
+      const result = await orUnchanged(
+        unique(() =>
+          deps.db.transaction(async (tx) => {
+            discarded.length = 0
+            const row = await lockRow(tx, table, id, scope, def.notFound)
+            if (def.versioned)
+              checkVersion(row.updatedAt as Date, [context.ifMatch, input.updatedAt as string | undefined], def.versioned)
+            const before = await readOne(deps, actor, tx, id)
+            // Ids that did not change are not checked again: the record keeps what it had.
+            const changedRefs = Object.fromEntries(
+              Object.entries(input).filter(([k, v]) => k in (def.references ?? {}) && v !== (row as Record<string, unknown>)[k]),
+            )
+            await checkReferences(tx, actor, changedRefs, 'update')
+            await def.check?.update?.(input, { deps, actor, tx, row })
+            const columns = def.patch ? def.patch(input, { deps, actor, row }) : def.insert(input as never, { deps, actor, row })
+            const changes = Object.fromEntries(
+              Object.entries(columns as Record<string, unknown>).filter(([k, v]) => v !== undefined && k !== file?.field),
+            )
+            await tx
+              .update(table as PgTable)
+              .set({ ...changes, updatedAt: nextVersion(deps.clock, row.updatedAt as Date) })
+              .where(eq(table.id, id))
+            discarded.push(...(await takeFile(tx, actor, id, input, true)))
+            await def.after?.update?.(input, { deps, actor, tx, row, id })
+            const after = await readOne(deps, actor, tx, id)
+            // Saved as it was (a form sent back untouched): nothing to log, and no new version for other editors.
+            if (sameRecord(before, after)) throw new Unchanged(before)
+            await logChange(tx, actor, {
+              accion: `Modificar ${log.noun}`,
+              url,
+              cambio: 'update',
+              descripcion:
+                log.describe?.update?.(before, after) ??
+                `${log.title} ${participle('modificad', log.feminine)}: ${log.label(after)}${log.moved?.(before, after) ?? ''}`,
+              ...concerns(after),
+              antes: kept(before),
+              despues: kept(after),
+            })
+            return after
+          }),
+        ),
+        discarded,
       )
       await discardFiles(deps, discarded)
       return result

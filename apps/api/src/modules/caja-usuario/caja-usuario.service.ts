@@ -20,7 +20,19 @@ import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import type { WriteContext } from '../../lib/crud-routes'
 import type { FileStore } from '../../lib/files'
-import { boundedTotal, checkVersion, lockRow, logChange, nextVersion, notFound, pageWindow, where } from '../../lib/records'
+import {
+  boundedTotal,
+  checkVersion,
+  lockRow,
+  logChange,
+  nextVersion,
+  notFound,
+  orUnchanged,
+  pageWindow,
+  sameRecord,
+  Unchanged,
+  where,
+} from '../../lib/records'
 import { scopeFor } from '../../lib/scope'
 import {
   archivoOf,
@@ -351,45 +363,51 @@ export async function updateMovimiento(
   context: WriteContext,
 ): Promise<MovimientoCaja> {
   const discarded: string[] = []
-  const result = await deps.db.transaction(async (tx) => {
-    const { titular, row, upload } = await lockMovimiento(tx, actor, id, 'update')
-    checkVersion(row.updatedAt, [context.ifMatch, input.updatedAt], cajaMessages.cambiado)
-    let nextUpload: UploadRow | null | undefined = upload
-    if (input.justificanteUrl !== undefined) {
-      const uploadId = input.justificanteUrl ? uploadIdOf(input.justificanteUrl) : null
-      if (!(uploadId && upload?.id === uploadId)) {
-        if (upload) {
-          await deleteUploadRows(tx, [upload.id])
-          discarded.push(upload.id)
+  const result = await orUnchanged(
+    deps.db.transaction(async (tx) => {
+      const { titular, row, upload } = await lockMovimiento(tx, actor, id, 'update')
+      checkVersion(row.updatedAt, [context.ifMatch, input.updatedAt], cajaMessages.cambiado)
+      let nextUpload: UploadRow | null | undefined = upload
+      if (input.justificanteUrl !== undefined) {
+        const uploadId = input.justificanteUrl ? uploadIdOf(input.justificanteUrl) : null
+        if (!(uploadId && upload?.id === uploadId)) {
+          if (upload) {
+            await deleteUploadRows(tx, [upload.id])
+            discarded.push(upload.id)
+          }
+          nextUpload = input.justificanteUrl
+            ? await attachUpload(tx, actor, input.justificanteUrl, { movimientoId: id }, 'justificanteUrl')
+            : null
         }
-        nextUpload = input.justificanteUrl
-          ? await attachUpload(tx, actor, input.justificanteUrl, { movimientoId: id }, 'justificanteUrl')
-          : null
       }
-    }
-    const [updated] = await tx
-      .update(cajaUsuario)
-      .set({
-        ...(input.concepto !== undefined ? { concepto: input.concepto } : {}),
-        ...(input.cantidad !== undefined ? { cantidad: input.cantidad } : {}),
-        ...(input.fecha !== undefined ? { fecha: new Date(input.fecha) } : {}),
-        updatedAt: nextVersion(deps.clock, row.updatedAt),
+      const [updated] = await tx
+        .update(cajaUsuario)
+        .set({
+          ...(input.concepto !== undefined ? { concepto: input.concepto } : {}),
+          ...(input.cantidad !== undefined ? { cantidad: input.cantidad } : {}),
+          ...(input.fecha !== undefined ? { fecha: new Date(input.fecha) } : {}),
+          updatedAt: nextVersion(deps.clock, row.updatedAt),
+        })
+        .where(eq(cajaUsuario.id, id))
+        .returning()
+      const after = updated as Row
+      // Saved as it was (a form sent back untouched): nothing to log, and no new version for other editors.
+      if (sameRecord(forLog(row, upload), forLog(after, nextUpload)))
+        throw new Unchanged(toMovimiento(deps.files, actor, row, upload))
+      await logChange(tx, actor, {
+        accion: 'Modificar movimiento de caja',
+        url: pantalla(titular),
+        cambio: 'update',
+        descripcion: `Movimiento modificado: ${describe(after, titular)} (antes: ${describe(row, titular)})`,
+        vivienda: titular.vivienda,
+        usuarioId: titular.id,
+        antes: forLog(row, upload),
+        despues: forLog(after, nextUpload),
       })
-      .where(eq(cajaUsuario.id, id))
-      .returning()
-    const after = updated as Row
-    await logChange(tx, actor, {
-      accion: 'Modificar movimiento de caja',
-      url: pantalla(titular),
-      cambio: 'update',
-      descripcion: `Movimiento modificado: ${describe(after, titular)} (antes: ${describe(row, titular)})`,
-      vivienda: titular.vivienda,
-      usuarioId: titular.id,
-      antes: forLog(row, upload),
-      despues: forLog(after, nextUpload),
-    })
-    return toMovimiento(deps.files, actor, after, nextUpload)
-  })
+      return toMovimiento(deps.files, actor, after, nextUpload)
+    }),
+    discarded,
+  )
   await discardFiles(deps, discarded)
   return result
 }

@@ -17,7 +17,7 @@ import { warmUpExtracto } from './caja-usuario.extracto'
 
 const clock = { at: new Date('2026-11-21T11:00:00Z'), now: () => clock.at }
 const scenario = await recordsScenario({ clock, empresa: 'Hogares Caja S.L.', vivienda: 'Calle Caja 5, Valencia' })
-const { t, viviendaA: homeA, admin, empleado, adminB, lastLog } = scenario
+const { t, viviendaA: homeA, admin, empleado, adminB, lastLog, logCount } = scenario
 const homeB = scenario.viviendaB.id
 
 const at = (iso: string) => new Date(iso)
@@ -329,6 +329,23 @@ describe('PATCH and DELETE /api/caja-usuario/:id (DECISIONS L1, L3)', () => {
         despues: { concepto: 'Compra farmacia', cantidad: '-12.40' },
       },
     })
+  })
+
+  it('saved as it was: 200 with the movement, no log entry, and the version the other editor holds still valid', async () => {
+    const u = await makeUsuario(t.db, homeA.id)
+    const mov = (await post(empleado, { concepto: 'Farmacia', cantidad: '-7,5', fecha: '2026-11-20', usuarioId: u.id })).json()
+    const entries = await logCount()
+    const patch = (w: TestWorker, payload: Record<string, unknown>) =>
+      t.as(w, { method: 'PATCH', url: `/api/caja-usuario/${mov.id}`, headers: { 'if-match': mov.updatedAt }, payload })
+    // The form sends every field back, the amount as typed: '-7,50' is the '-7.50' stored.
+    const same = await patch(empleado, { concepto: 'Farmacia', cantidad: '-7,50', fecha: mov.fecha, justificanteUrl: null })
+    expect(same.statusCode, same.body).toBe(200)
+    expect(same.json()).toEqual(mov)
+    expect(await logCount()).toBe(entries)
+    const changed = await patch(admin, { cantidad: '-8' })
+    expect(changed.statusCode, changed.body).toBe(200)
+    expect(await logCount()).toBe(entries + 1)
+    expect(await lastLog(admin)).toMatchObject({ accion: 'Modificar movimiento de caja' })
   })
 
   it('of concurrent saves with the version they both read, exactly one wins', async () => {

@@ -20,7 +20,19 @@ import type { Actor } from '../../lib/actor'
 import type { WriteContext } from '../../lib/crud-routes'
 import type { FileStore } from '../../lib/files'
 import { matches, ordered, sortKey } from '../../lib/paging'
-import { checkVersion, listPage, lockRow, logChange, nextVersion, notFound, pageWindow, where } from '../../lib/records'
+import {
+  checkVersion,
+  listPage,
+  lockRow,
+  logChange,
+  nextVersion,
+  notFound,
+  orUnchanged,
+  pageWindow,
+  sameRecord,
+  Unchanged,
+  where,
+} from '../../lib/records'
 import { scopeFor } from '../../lib/scope'
 import { selectPage } from '../../lib/select-rows'
 import { notifyPir } from '../pir/pir.service'
@@ -208,47 +220,53 @@ export async function updateDocumento(
   context: WriteContext,
 ): Promise<Documento> {
   const discarded: string[] = []
-  const result = await deps.db.transaction(async (tx) => {
-    const { titular, row, upload } = await lockDocumento(tx, actor, id, 'update')
-    checkVersion(row.updatedAt, [context.ifMatch, input.updatedAt], documentoMessages.cambiado)
-    let archivoUrl: string | null | undefined
-    let nextUpload: UploadRow | null | undefined = upload
-    if (input.archivoUrl !== undefined) {
-      const uploadId = uploadIdOf(input.archivoUrl)
-      if (!(uploadId && upload?.id === uploadId)) {
-        // The old file goes first: a document holds one file (uploads_documento_unique).
-        if (upload) {
-          await deleteUploadRows(tx, [upload.id])
-          discarded.push(upload.id)
+  const result = await orUnchanged(
+    deps.db.transaction(async (tx) => {
+      const { titular, row, upload } = await lockDocumento(tx, actor, id, 'update')
+      checkVersion(row.updatedAt, [context.ifMatch, input.updatedAt], documentoMessages.cambiado)
+      let archivoUrl: string | null | undefined
+      let nextUpload: UploadRow | null | undefined = upload
+      if (input.archivoUrl !== undefined) {
+        const uploadId = uploadIdOf(input.archivoUrl)
+        if (!(uploadId && upload?.id === uploadId)) {
+          // The old file goes first: a document holds one file (uploads_documento_unique).
+          if (upload) {
+            await deleteUploadRows(tx, [upload.id])
+            discarded.push(upload.id)
+          }
+          nextUpload = uploadId ? await attachUpload(tx, actor, input.archivoUrl, { documentoId: id }, 'archivoUrl') : null
+          archivoUrl = uploadId ? null : input.archivoUrl
         }
-        nextUpload = uploadId ? await attachUpload(tx, actor, input.archivoUrl, { documentoId: id }, 'archivoUrl') : null
-        archivoUrl = uploadId ? null : input.archivoUrl
       }
-    }
-    const [updated] = await tx
-      .update(documentosUsuario)
-      .set({
-        ...(input.titulo !== undefined ? { titulo: input.titulo } : {}),
-        ...(input.fecha !== undefined ? { fecha: new Date(input.fecha) } : {}),
-        ...(archivoUrl !== undefined ? { archivoUrl } : {}),
-        updatedAt: nextVersion(deps.clock, row.updatedAt),
+      const [updated] = await tx
+        .update(documentosUsuario)
+        .set({
+          ...(input.titulo !== undefined ? { titulo: input.titulo } : {}),
+          ...(input.fecha !== undefined ? { fecha: new Date(input.fecha) } : {}),
+          ...(archivoUrl !== undefined ? { archivoUrl } : {}),
+          updatedAt: nextVersion(deps.clock, row.updatedAt),
+        })
+        .where(eq(documentosUsuario.id, id))
+        .returning()
+      const after = updated as Row
+      // Saved as it was (a form sent back untouched): nothing to log, and no new version for other editors.
+      if (sameRecord(forLog(row, upload), forLog(after, nextUpload)))
+        throw new Unchanged(toDocumento(deps.files, actor, row, upload))
+      await pirChanged(deps, tx, titular, row.titulo, after.titulo)
+      await logChange(tx, actor, {
+        accion: 'Modificar documento',
+        url: pantalla(titular),
+        cambio: 'update',
+        descripcion: `Documento modificado: ${after.titulo} (${nombreDe(titular)})`,
+        vivienda: titular.vivienda,
+        usuarioId: titular.id,
+        antes: forLog(row, upload),
+        despues: forLog(after, nextUpload),
       })
-      .where(eq(documentosUsuario.id, id))
-      .returning()
-    const after = updated as Row
-    await pirChanged(deps, tx, titular, row.titulo, after.titulo)
-    await logChange(tx, actor, {
-      accion: 'Modificar documento',
-      url: pantalla(titular),
-      cambio: 'update',
-      descripcion: `Documento modificado: ${after.titulo} (${nombreDe(titular)})`,
-      vivienda: titular.vivienda,
-      usuarioId: titular.id,
-      antes: forLog(row, upload),
-      despues: forLog(after, nextUpload),
-    })
-    return toDocumento(deps.files, actor, after, nextUpload)
-  })
+      return toDocumento(deps.files, actor, after, nextUpload)
+    }),
+    discarded,
+  )
   await discardFiles(deps, discarded)
   return result
 }

@@ -13,7 +13,7 @@ import { recordsScenario } from '../../test/scenario'
 
 const clock = { at: new Date('2026-11-21T11:00:00Z'), now: () => clock.at }
 const scenario = await recordsScenario({ clock, empresa: 'Empresa Documentos', vivienda: 'Calle Documentos 1' })
-const { t, viviendaA: homeA, admin, empleado, adminB, lastLog } = scenario
+const { t, viviendaA: homeA, admin, empleado, adminB, lastLog, logCount } = scenario
 const homeB = scenario.viviendaB.id
 const pdf = await samplePdf(['Informe'])
 
@@ -341,5 +341,39 @@ describe('PIR documents notify (DECISIONS D3)', () => {
     expect(await count()).toEqual(['PIR caducado'])
     await t.as(empleado, { method: 'PATCH', url: `/api/documentos-usuario/${old.id}`, payload: { fecha: '2026-06-01' } })
     expect(await count()).toEqual(['PIR caducado', 'PIR próximo a caducar'])
+  })
+})
+
+describe('PATCH /api/documentos-usuario/:id saved as it was', () => {
+  it('answers the document as it is, with its file: no log entry, no new version, the file kept', async () => {
+    const u = await makeUsuario(t.db, homeA.id)
+    const up = await upload(empleado)
+    const created = (
+      await t.as(empleado, {
+        method: 'POST',
+        url: '/api/documentos-usuario',
+        payload: { titulo: 'PIR', archivoUrl: up.url, fecha: '2026-11-02', usuarioId: u.id },
+      })
+    ).json()
+    const entries = await logCount()
+    const same = await t.as(admin, {
+      method: 'PATCH',
+      url: `/api/documentos-usuario/${created.id}`,
+      headers: { 'if-match': created.updatedAt },
+      payload: { titulo: 'PIR', archivoUrl: created.archivoUrl, fecha: created.fecha, usuarioId: u.id },
+    })
+    expect(same.statusCode, same.body).toBe(200)
+    expect(same.json()).toMatchObject({ id: created.id, updatedAt: created.updatedAt, archivoUrl: created.archivoUrl })
+    expect(await logCount()).toBe(entries)
+    expect(existsSync(path.join(t.uploadsDir, up.id))).toBe(true)
+    const renamed = await t.as(admin, {
+      method: 'PATCH',
+      url: `/api/documentos-usuario/${created.id}`,
+      headers: { 'if-match': created.updatedAt },
+      payload: { titulo: 'Informe PIR' },
+    })
+    expect(renamed.statusCode, renamed.body).toBe(200)
+    expect(await logCount()).toBe(entries + 1)
+    expect(await lastLog(admin)).toMatchObject({ accion: 'Modificar documento' })
   })
 })

@@ -172,6 +172,33 @@ describe('PATCH and DELETE /api/planing-tareas/:id', () => {
   })
 })
 
+describe('PATCH /api/planing-tareas/:id saved as it was', () => {
+  it('answers the task as it is: no log entry, no notification, and the version others hold still valid', async () => {
+    const task = (await post(admin, valid({ notificable: true, usuarioIds: [blas.id, ana.id] }))).json()
+    const entries = async () => Number((await t.db.select({ n: sql<number>`count(*)` }).from(logs))[0]?.n)
+    const notices = async () => Number((await t.db.select({ n: sql<number>`count(*)` }).from(notificaciones))[0]?.n)
+    const [logsBefore, noticesBefore] = [await entries(), await notices()]
+    // The form sent back untouched: every field, the residents in another order, the version as the form read it.
+    const same = await t.as(empleado, {
+      method: 'PATCH',
+      url: `/api/planing-tareas/${task.id}`,
+      payload: { ...valid({ notificable: true, usuarioIds: [ana.id, blas.id] }), updatedAt: task.updatedAt },
+    })
+    expect(same.statusCode, same.body).toBe(200)
+    expect(same.json()).toEqual(task)
+    expect([await entries(), await notices()]).toEqual([logsBefore, noticesBefore])
+    // Another editor holding the same version is not refused as stale by an edit that changed nothing.
+    const other = await t.as(admin, {
+      method: 'PATCH',
+      url: `/api/planing-tareas/${task.id}`,
+      payload: { titulo: 'Cita médica de control' },
+      headers: { 'if-match': task.updatedAt },
+    })
+    expect(other.statusCode, other.body).toBe(200)
+    expect(await entries()).toBe(logsBefore + 1)
+  })
+})
+
 describe('GET /api/planing-tareas/calendario: the visible month only (SPEC §2.9)', () => {
   it('groups tasks by their Madrid day across the daylight-saving change: a task at 01:30 stays on its day', async () => {
     const e = await makeEmpresa(t.db)

@@ -22,7 +22,16 @@ import { type Actor, isSuper, reachesEmpresa } from '../../lib/actor'
 import { reserveOrRefuse } from '../../lib/login-attempts'
 import { announce } from '../../lib/notification-hub'
 import { generateTemporaryPassword, hashPassword, verifyPassword } from '../../lib/password'
-import { lockRow, logChange, nextVersion, notFound, onUniqueViolation } from '../../lib/records'
+import {
+  lockRow,
+  logChange,
+  nextVersion,
+  notFound,
+  onUniqueViolation,
+  orUnchanged,
+  sameRecord,
+  Unchanged,
+} from '../../lib/records'
 import { defineResource } from '../../lib/resource'
 import { authorize, scopeFor } from '../../lib/scope'
 import { attachUpload, discardFiles } from '../uploads/uploads.service'
@@ -332,7 +341,7 @@ const ownRefusal: Partial<Record<keyof TrabajadorUpdate, string>> = {
  * NIF or photo, DECISIONS A5, P3); the same value is ignored. Nothing else is ever stored.
  */
 async function updateOwnSettings(deps: AppDeps, actor: Actor, input: TrabajadorUpdate): Promise<Trabajador> {
-  return onUniqueViolation(
+  const edit = onUniqueViolation(
     () =>
       deps.db.transaction(async (tx) => {
         const row = await lockRow(tx, trabajadores, actor.id, undefined, NOT_FOUND)
@@ -353,6 +362,8 @@ async function updateOwnSettings(deps: AppDeps, actor: Actor, input: TrabajadorU
           .set({ ...changes, updatedAt: nextVersion(deps.clock, row.updatedAt) })
           .where(eq(trabajadores.id, actor.id))
         const after = await presentTrabajador(deps, tx, row, actor)
+        // Saved as it was: nothing to log, and no new version.
+        if (sameRecord(logValues(before), logValues(after))) throw new Unchanged(before)
         await logChange(tx, actor, {
           accion: 'Modificar configuración de usuario',
           url: '/configuracionUsuario',
@@ -366,6 +377,7 @@ async function updateOwnSettings(deps: AppDeps, actor: Actor, input: TrabajadorU
     'trabajadores_email_unique',
     emailConflict,
   )
+  return orUnchanged(edit, [])
 }
 
 /**

@@ -107,6 +107,22 @@ describe('PATCH /api/trabajadores/:id', () => {
     expect((await patch(me, me.id, { activo: false })).statusCode).toBe(403)
     const [entry] = await t.db.select().from(logs).where(eq(logs.trabajadorId, me.id))
     expect(entry?.accion).toBe('Modificar configuración de usuario')
+    // Saved again as it is (the pencil opened and closed): the same answer, no second entry.
+    const same = await patch(me, me.id, { nombre: 'Mª José', apellidos: 'Núñez', email: ok.json().email })
+    expect(same.statusCode, same.body).toBe(200)
+    expect(same.json()).toEqual(ok.json())
+    expect(await t.db.select().from(logs).where(eq(logs.trabajadorId, me.id))).toHaveLength(1)
+  })
+
+  it("an administrator's edit that changes nothing writes no log entry; one that changes a field does", async () => {
+    const colleague = await t.worker('EMPLEADO', [propia], { nombre: 'Lola', apellidos: 'Prieto' })
+    const entries = async () => (await t.db.select().from(logs).where(eq(logs.trabajadorId, admin.id))).length
+    const before = await entries()
+    const same = await patch(admin, colleague.id, { nombre: 'Lola', apellidos: 'Prieto', rol: 'EMPLEADO', activo: true })
+    expect(same.statusCode, same.body).toBe(200)
+    expect(await entries()).toBe(before)
+    expect((await patch(admin, colleague.id, { activo: false })).statusCode).toBe(200)
+    expect(await entries()).toBe(before + 1)
   })
 
   it('lets an ADMIN edit the workers of its companies but not a SUPERADMIN, nor make one; others are 404', async () => {

@@ -251,6 +251,30 @@ describe('PATCH /api/viviendas/:id', () => {
     expect(log?.datos).toMatchObject({ antes: { nombre: 'Calle Vieja 1' }, despues: { nombre: 'Calle Renovada 1' } })
   })
 
+  it('saved as it was (a form sent back untouched): 200 with the home, no log entry, no new version', async () => {
+    const own = await makeVivienda(t.db, empresaA.id, { nombre: 'Calle Quieta 2' })
+    const version = async () =>
+      (await t.db.select({ v: viviendas.updatedAt }).from(viviendas).where(eq(viviendas.id, own.id)))[0]?.v
+    const [logsBefore, versionBefore] = [await logCount(), await version()]
+    const same = await t.as(admin, {
+      method: 'PATCH',
+      url: `/api/viviendas/${own.id}`,
+      payload: { nombre: 'Calle Quieta 2', empresaId: empresaA.id },
+    })
+    expect(same.statusCode, same.body).toBe(200)
+    expect(same.json()).toMatchObject({ id: own.id, nombre: 'Calle Quieta 2', empresaId: empresaA.id })
+    expect(await logCount()).toBe(logsBefore)
+    expect(await version()).toEqual(versionBefore)
+    // One field changed is a change: logged, with what it was.
+    const changed = await t.as(admin, { method: 'PATCH', url: `/api/viviendas/${own.id}`, payload: { nombre: 'Calle Quieta 3' } })
+    expect(changed.statusCode).toBe(200)
+    expect(await logCount()).toBe(logsBefore + 1)
+    expect((await lastLog(admin.id))?.datos).toMatchObject({
+      antes: { nombre: 'Calle Quieta 2' },
+      despues: { nombre: 'Calle Quieta 3' },
+    })
+  })
+
   it('moves a home between the companies of an ADMIN, and refuses another company and a missing one alike (400)', async () => {
     const c = await makeEmpresa(t.db, { nombre: 'Empresa Segunda' })
     const admin2 = await t.worker('ADMIN', [empresaA.id, c.id])
