@@ -23,19 +23,26 @@ export function ordered(expr: SQL | AnyColumn, order: 'asc' | 'desc' | undefined
   return order === 'desc' ? desc(expr) : asc(expr)
 }
 
-/** `q` as the stored search texts hold theirs (`f_unaccent(lower(...))`): no accents, lower case. */
-function searchTerm(q: string): string {
-  return q
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase()
-}
+/**
+ * A search text as the stored search texts hold theirs (`f_unaccent(lower(...))`), worked out by PostgreSQL: its
+ * `unaccent` rules differ from one major to the next (18 turns 'º' and 'ª' into 'o' and 'a', 15 keeps them) and from
+ * any rule of our own ('ł' is 'l' there, which Unicode does not decompose; the '·' of Catalan's 'l·l' stays).
+ * IMMUTABLE on a value, it is folded into the plan like a constant, and a trigram index still reads the pattern.
+ */
+const asStored = (text: string) => sql`f_unaccent(lower(${text}))`
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
-/** `q` as a LIKE pattern over a `f_unaccent(lower(...))` expression; LIKE wildcards in it are literal. */
-export function likePattern(q: string): string {
-  return `%${escapeLike(searchTerm(q))}%`
+/**
+ * A word as the stored texts hold it, worked out here only to look its trigrams up in the counts: undefined unless
+ * every letter of it became one ASCII letter or digit, where PostgreSQL's rules agree ('á' is 'a' in both).
+ */
+function asciiWord(word: string): string | undefined {
+  const plain = word
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+  return /^[a-z0-9]+$/.test(plain) && plain.length === Array.from(word).length ? plain : undefined
 }
 
 /**
@@ -48,21 +55,25 @@ export function likePattern(q: string): string {
  * what `like '%term%'` matches, whichever way the index was asked.
  */
 export function searchMatches(column: AnyColumn | SQL, q: string, counts?: TrigramCounts): SQL {
-  const term = searchTerm(q)
-  const words = term.split(' ').filter((w) => w !== '')
+  const words = q.split(' ').filter((w) => w !== '')
   // Each word's rarest trigram only when two words or more have one: their rows in common are then about as few as
   // the whole words' (measured over the benchmark's full names), while one word's rarest trigram alone ('nez' of
   // 'martinez') can hold several times the rows of the word, each read again from the table.
-  const rarest = counts ? words.map((w) => rarestTrigram(w, counts)) : []
+  const rarest = counts
+    ? words.map((w) => {
+        const ascii = asciiWord(w)
+        return ascii === undefined ? undefined : rarestTrigram(ascii, counts)
+      })
+    : []
   const useRarest = rarest.filter((t) => t !== undefined).length >= 2
   const pattern = `%${words.map((w, i) => escapeLike((useRarest && rarest[i]) || w)).join('%')}%`
-  if (words.length === 0 || (words.length === 1 && term === words[0])) {
-    return sql`${column} like ${likePattern(q)}`
+  if (words.length === 0 || (words.length === 1 && q === words[0])) {
+    return sql`${column} like ${asStored(`%${escapeLike(q)}%`)}`
   }
-  return sql`(${column} like ${pattern} and strpos(${column}, ${term}) > 0)`
+  return sql`(${column} like ${asStored(pattern)} and strpos(${column}, ${asStored(q)}) > 0)`
 }
 
 /** `f_unaccent(lower(expr)) LIKE pattern` for a search text. */
 export function matches(expr: SQL | AnyColumn, q: string): SQL {
-  return sql`f_unaccent(lower(${expr})) like ${likePattern(q)}`
+  return sql`f_unaccent(lower(${expr})) like ${asStored(`%${escapeLike(q)}%`)}`
 }

@@ -47,20 +47,30 @@ describe('searchMatches with trigram counts', () => {
   ])
 
   it('asks the index for each word’s rarest trigram and keeps the rows that hold the whole term', () => {
-    expect(rendered('Lucía Sánchez', counts).params).toEqual(['%luc%nch%', 'lucia sanchez'])
-    expect(rendered('de lucía sánchez', counts).params).toEqual(['%de%luc%nch%', 'de lucia sanchez'])
+    expect(rendered('Lucía Sánchez', counts).params).toEqual(['%luc%nch%', 'Lucía Sánchez'])
+    expect(rendered('de lucía sánchez', counts).params).toEqual(['%de%luc%nch%', 'de lucía sánchez'])
     // LIKE's wildcards stay literal in the term.
-    expect(rendered('lucia 50% sánchez', counts).params).toEqual(['%luc%50\\%%nch%', 'lucia 50% sanchez'])
+    expect(rendered('lucia 50% sánchez', counts).params).toEqual(['%luc%50\\%%nch%', 'lucia 50% sánchez'])
   })
 
   it('one word with a trigram (and words under three letters beside it) is asked whole, as without counts', () => {
-    expect(rendered('sánchez', counts).params).toEqual(['%sanchez%'])
+    expect(rendered('sánchez', counts).params).toEqual(['%sánchez%'])
     expect(rendered('de lucia', counts).params).toEqual(['%de%lucia%', 'de lucia'])
   })
 
+  it('the words and the term go to PostgreSQL as typed, made lower case and unaccented there as the column is', () => {
+    expect(rendered('Lucía Sánchez', counts).sql).toBe(
+      '("usuarios"."busqueda" like f_unaccent(lower($1)) and strpos("usuarios"."busqueda", f_unaccent(lower($2))) > 0)',
+    )
+    // A word the counts cannot be asked for faithfully is asked whole: 'ł' and Catalan's 'l·l' are PostgreSQL's to
+    // read ('ł' is 'l' there; the '·' stays), not a trigram worked out here.
+    expect(rendered('Łukasz Wójcik', counts).params).toEqual(['%Łukasz%Wójcik%', 'Łukasz Wójcik'])
+    expect(rendered('col·legi lucía sánchez', counts).params).toEqual(['%col·legi%luc%nch%', 'col·legi lucía sánchez'])
+  })
+
   it('without counts, as before: one word as a LIKE, several in order and the phrase', () => {
-    expect(rendered('Sánchez').params).toEqual(['%sanchez%'])
-    expect(rendered('Lucía Sánchez').params).toEqual(['%lucia%sanchez%', 'lucia sanchez'])
+    expect(rendered('Sánchez').params).toEqual(['%Sánchez%'])
+    expect(rendered('Lucía Sánchez').params).toEqual(['%Lucía%Sánchez%', 'Lucía Sánchez'])
     // A word with no trigram the counts know: the word itself, as LIKE has it.
     expect(rendered('lu', counts).params).toEqual(['%lu%'])
   })

@@ -2,6 +2,7 @@ import { nifCheckLetter, permissionMessages, usuarioMessages } from '@vb/shared'
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { cajaUsuario, documentosUsuario, planingTareas, planingTareaUsuarios, usuarios } from '../../db/schema'
+import { loadedTrigramCounts } from '../../lib/trigram-counts'
 import {
   makeDocumento,
   makeEmpresa,
@@ -74,6 +75,11 @@ describe('GET /api/usuarios', () => {
     expect(ids(await q('jose perez'))).toEqual([jose.id])
     expect(ids(await q('00023t'))).toEqual([other.id])
     expect(ids(await q('%'))).toEqual([])
+    // Letters Unicode does not decompose, as PostgreSQL reads them ('Ł' is 'L'), with the name's trigram counts.
+    const lukasz = await makeUsuario(t.db, h.id, { nombre: 'Łukasz', apellidos: 'Wójcik Nowak' })
+    await loadedTrigramCounts(t.db, usuarios.busqueda)
+    for (const text of ['łukasz', 'Łukasz Wójcik', 'lukasz wojcik', 'WÓJCIK NOWAK'])
+      expect(ids(await q(text)), text).toEqual([lukasz.id])
   })
 
   it('sorts by each field and by home, ascending and descending; the default is apellidos then nombre', async () => {

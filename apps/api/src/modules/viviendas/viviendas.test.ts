@@ -68,6 +68,19 @@ describe('GET /api/viviendas', () => {
     expect(none.json()).toEqual([])
   })
 
+  it("finds what an address holds as written: '2º A', '1ª', Catalan's 'l·l', on either engine's unaccent rules", async () => {
+    const e = await makeEmpresa(t.db)
+    await makeVivienda(t.db, e.id, { nombre: 'Calle Mayor 12, 2º A, Valencia' })
+    await makeVivienda(t.db, e.id, { nombre: 'Carrer del Col·legi 3, 1ª, Girona' })
+    const q = async (text: string) =>
+      names(await t.as(superadmin, { method: 'GET', url: `/api/viviendas?empresaId=${e.id}&q=${encodeURIComponent(text)}` }))
+    expect(await q('Calle Mayor 12, 2º A, Valencia')).toEqual(['Calle Mayor 12, 2º A, Valencia'])
+    expect(await q('2º A')).toEqual(['Calle Mayor 12, 2º A, Valencia'])
+    expect(await q('2º')).toEqual(['Calle Mayor 12, 2º A, Valencia'])
+    expect(await q('col·legi')).toEqual(['Carrer del Col·legi 3, 1ª, Girona'])
+    expect(await q('COL·LEGI 3, 1ª')).toEqual(['Carrer del Col·legi 3, 1ª, Girona'])
+  })
+
   it('sorts by Dirección and by Empresa, ascending and descending, accents with their base letter', async () => {
     const avila = await makeEmpresa(t.db, { nombre: 'Ávila Servicios' })
     const zamora = await makeEmpresa(t.db, { nombre: 'Zamora Hogares' })
