@@ -4,7 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app'
-import { readConfig } from './config'
+import { ConfigError, readConfig } from './config'
 import { type Database, DatabaseUnreachableError, openDatabase } from './db/client'
 import { type EmbeddedPostgres, StartError, startEmbeddedPostgres } from './db/embedded'
 import { scheduleDaily } from './lib/daily'
@@ -34,9 +34,26 @@ function jwtSecretFor(config: ReturnType<typeof readConfig>): string {
   return readPrivateFile(file).trim()
 }
 
+/** The address taken or not this machine's is said in Spanish, with what to change (PORT, HOST). */
+async function listenOn(app: FastifyInstance, host: string, port: number) {
+  try {
+    await app.listen({ port, host })
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    const where = `${host}:${port}`
+    const said: Record<string, string> = {
+      EADDRINUSE: `El puerto ${port} ya está en uso en ${host}: otro programa (¿otro servidor arrancado?) escucha en él. Pare ese programa o elija otro puerto con PORT.`,
+      EACCES: `No hay permiso para escuchar en ${where}: los puertos por debajo de 1024 necesitan privilegios. Elija otro puerto con PORT.`,
+      EADDRNOTAVAIL: `La dirección ${host} no es de esta máquina: no se puede escuchar en ${where}. Corrija HOST (127.0.0.1, o 0.0.0.0 para todas).`,
+      ENOTFOUND: `No se encuentra la dirección ${host}: no se puede escuchar en ${where}. Corrija HOST (127.0.0.1, o 0.0.0.0 para todas).`,
+    }
+    const message = code ? said[code] : undefined
+    throw message ? new StartError(message) : err
+  }
+}
+
 async function main() {
   limitHeapGrowth()
-  const config = readConfig(process.env, repoRoot())
   let embedded: EmbeddedPostgres | undefined
   let database: Database | undefined
   let app: FastifyInstance | undefined
@@ -69,6 +86,7 @@ async function main() {
 
   let logConnectionError = (err: Error) => console.warn(`Conexión con PostgreSQL perdida: ${err.message}`)
   try {
+    const config = readConfig(process.env, repoRoot())
     if (config.production && !config.jwtSecret) {
       throw new StartError('NODE_ENV=production necesita JWT_SECRET: el servidor no arranca sin él.')
     }
@@ -105,7 +123,7 @@ async function main() {
     const log = app.log
     logConnectionError = (err) => log.warn({ err: err.message }, 'Conexión con PostgreSQL perdida; se reemplaza')
 
-    await app.listen({ port: config.port, host: config.host })
+    await listenOn(app, config.host, config.port)
     const url = `http://${config.host}:${config.port}`
     const engine = embedded
       ? `PostgreSQL ${embedded.major} integrado en ${embedded.dataDir} (registro: ${embedded.logFile})`
@@ -130,7 +148,12 @@ async function main() {
         .catch((err) => log.warn({ err }, 'statement PDF warm-up failed'))
     })
   } catch (err) {
-    if (err instanceof StartError || err instanceof UnsafePathError || err instanceof DatabaseUnreachableError) {
+    if (
+      err instanceof StartError ||
+      err instanceof ConfigError ||
+      err instanceof UnsafePathError ||
+      err instanceof DatabaseUnreachableError
+    ) {
       console.error(`\n${err.message}\n`)
     } else console.error(err)
     await app?.close().catch(() => {})

@@ -1,8 +1,7 @@
 import { trabajadorCreateSchema } from '@vb/shared'
-import { readConfig } from '../config'
 import { empresas } from '../db/schema'
 import { createTrabajador } from '../modules/trabajadores/trabajadores.service'
-import { cliArgs, openCliDatabase, reportCliError } from './database'
+import { cliArgs, cliConfig, openCliDatabase, reportCliError } from './database'
 
 /**
  * DECISIONS R: `npm run admin:create -- --email … --nombre … --apellidos … --nif …` creates the first
@@ -21,7 +20,7 @@ if (!input.success) {
   console.error(USAGE)
   process.exit(2)
 }
-const config = readConfig(process.env, process.cwd())
+const config = cliConfig()
 try {
   const database = await openCliDatabase(config)
   try {

@@ -59,4 +59,18 @@ describe('the command-line tools (admin:create, db:backup, db:restore)', () => {
       expect(r.output).not.toMatch(/ECONNREFUSED|\n\s+at /)
     }
   }, 60_000)
+
+  it('a variable that is wrong ends a tool with its Spanish line, as it stops the server', async () => {
+    const [backup, restore] = await Promise.all([
+      run('db-backup', ['/tmp/copia-que-no-se-escribe.vbdump'], { DB_POOL_SIZE: 'diez' }),
+      run('db-restore', ['package.json'], { DATABASE_URL: 'postgres://u@127.0.0.1/x', JWT_TTL: '3600' }),
+    ])
+    expect(backup.status).toBe(1)
+    expect(backup.output).toContain(
+      'La configuración no es válida (variables de entorno):\n  DB_POOL_SIZE="diez" no es válido: ha de ser un número entero de conexiones entre 1 y 100.',
+    )
+    expect(restore.status).toBe(1)
+    expect(restore.output).toContain('JWT_TTL="3600" no es válido')
+    for (const r of [backup, restore]) expect(r.output).not.toMatch(noStack)
+  }, 60_000)
 })

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
-import type { Config } from '../config'
+import { type Config, ConfigError, readConfig } from '../config'
 import { BackupError } from '../db/backup'
 import { type ConnectionTarget, type Database, DatabaseUnreachableError, openDatabase } from '../db/client'
 import { attachOrStartEmbedded, StartError } from '../db/embedded'
@@ -75,6 +75,17 @@ export function cliArgs<T extends ParseArgsConfig>(config: T, usage: string): Re
 /** A file argument, relative to where `npm run` was typed (npm runs scripts from the repository root). */
 export function userPath(file: string): string {
   return path.resolve(process.env.INIT_CWD ?? process.cwd(), file)
+}
+
+/** The environment, checked as the server checks it: a variable that is wrong ends the tool with its Spanish line. */
+export function cliConfig(): Config {
+  try {
+    return readConfig(process.env, process.cwd())
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err
+    console.error(err.message)
+    process.exit(1)
+  }
 }
 
 /** Prints a tool's failure for a person (no stack for the expected ones) and sets the exit code. */

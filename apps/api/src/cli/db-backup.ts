@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs'
 import path from 'node:path'
-import { readConfig } from '../config'
 import { backupDatabase } from '../db/backup'
-import { cliArgs, cliTarget, reportCliError, stopOnSignals, userPath } from './database'
+import { cliArgs, cliConfig, cliTarget, reportCliError, stopOnSignals, userPath } from './database'
 
 /**
  * DECISIONS R, backups: `npm run db:backup -- FILE` writes a compressed dump of the embedded server (also
@@ -22,7 +21,7 @@ if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
   console.error(`No se pudo escribir la copia en ${file}: la carpeta ${folder} no existe.`)
   process.exit(1)
 }
-const config = readConfig(process.env, process.cwd())
+const config = cliConfig()
 const signal = stopOnSignals('Interrumpiendo la copia…')
 try {
   const { target, done } = await cliTarget(config, false)

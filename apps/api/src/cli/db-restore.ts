@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs'
-import { readConfig } from '../config'
 import { restoreDatabase } from '../db/backup'
-import { cliArgs, cliTarget, reportCliError, stopOnSignals, userPath } from './database'
+import { cliArgs, cliConfig, cliTarget, reportCliError, stopOnSignals, userPath } from './database'
 
 /**
  * DECISIONS R, backups: `npm run db:restore -- FILE` loads a dump made by `db:backup` into an empty
@@ -23,7 +22,7 @@ if (!existsSync(file)) {
   console.error(`No existe el archivo ${file}.`)
   process.exit(2)
 }
-const config = readConfig(process.env, process.cwd())
+const config = cliConfig()
 const signal = stopOnSignals('Interrumpiendo la restauración: no se cambia nada…')
 try {
   const { target, done } = await cliTarget(config, true)

@@ -15,6 +15,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs'
+import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -358,6 +359,41 @@ describe.skipIf(testEngine() === 'pg')('the embedded PostgreSQL server', () => {
     expect(prod.output()).toContain('JWT_SECRET')
     expect(existsSync(path.join(dataDir, 'pg'))).toBe(false)
   }, 30_000)
+
+  it('a variable that is wrong stops the start with its Spanish line, before starting anything', async () => {
+    const dataDir = newDataDir()
+    const server = await start({ dataDir, env: { PORT: 'tres mil', LOGIN_MAX_FAILURES_PER_EMAIL: 'cinco' } })
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toContain(
+      [
+        'La configuración no es válida (variables de entorno):',
+        '  PORT="tres mil" no es válido: ha de ser un número de puerto entre 1 y 65535.',
+        '  LOGIN_MAX_FAILURES_PER_EMAIL="cinco" no es válido: ha de ser un número entero de intentos entre 1 y 1000.',
+      ].join('\n'),
+    )
+    expect(server.output()).not.toMatch(/RangeError|\n\s+at /)
+    expect(existsSync(path.join(dataDir, 'pg'))).toBe(false)
+  }, 30_000)
+
+  it('a port another program holds is said in Spanish, and the PostgreSQL it had started is stopped', async () => {
+    const dataDir = newDataDir()
+    const holder = net.createServer()
+    const port = await freePort()
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve))
+    try {
+      const server = await start({ dataDir, env: { PORT: String(port) } })
+      expect(await server.exited).toBe(1)
+      expect(server.output()).toContain(
+        `El puerto ${port} ya está en uso en 127.0.0.1: otro programa (¿otro servidor arrancado?) escucha en él. Pare ese programa o elija otro puerto con PORT.`,
+      )
+      expect(server.output()).not.toMatch(/EADDRINUSE|\n\s+at /)
+      // The cluster was started and migrated, then stopped cleanly: no postmaster left behind.
+      expect(existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true)
+      expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false)
+    } finally {
+      holder.close()
+    }
+  }, 90_000)
 
   it('a DATABASE_URL it cannot reach stops the start with what to check, in Spanish, without a stack trace', async () => {
     const dataDir = newDataDir()
