@@ -49,6 +49,7 @@ const args = bench.commandLine(
     out: { type: 'string', default: 'bench/results', help: 'where all.json and the charts go' },
     'seed-only': { type: 'boolean', default: false, help: 'seed, keep the database, say where it is, and stop' },
     calls: { type: 'string', default: '', help: 'only these calls (keys, comma-separated; the framework ceiling always runs)' },
+    pool: { type: 'string', default: '10', help: "the app's pool (DB_POOL_SIZE), and the database ceiling's" },
     'engine-result': { type: 'string', default: '', help: 'internal: one engine, its result written to this file' },
   },
 )
@@ -62,7 +63,7 @@ const SCALE = Number(args.scale)
 const CHOSEN = String(args.calls).split(',').filter(Boolean)
 /** `--calls`: a run of some calls, to try a change; the table of the documentation is a run of all. */
 const chosen = (call: { key: string }) => CHOSEN.length === 0 || call.key === 'techo' || CHOSEN.includes(call.key)
-const POOL = 10
+const POOL = bench.numberOption(args, 'pool')
 const BUDGET = { p99: 50, ratio: 0.5, rssMb: 300, at: 10 }
 /** Each level's duration is measured in this many slices, interleaved with the ceiling's. */
 const SLICES = 2
