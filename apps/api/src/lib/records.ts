@@ -124,9 +124,18 @@ export class Unchanged<T> {
   constructor(readonly record: T) {}
 }
 
-/** Whether two readings of a record show the same, its version (`updatedAt`) aside. */
+/**
+ * Whether two readings of a record show the same, its version (`updatedAt`) aside, and its files by which upload
+ * they are: a signed link (lib/files.ts: `/api/uploads/{id}/contenido?…`, and its expiry `caduca`) is signed again
+ * at each reading, and the second of its expiry may tick between the two readings of one edit.
+ */
 export function sameRecord(a: unknown, b: unknown): boolean {
-  const text = (e: unknown) => JSON.stringify(e, (key, value) => (key === 'updatedAt' ? undefined : value))
+  const text = (e: unknown) =>
+    JSON.stringify(e, (key, value) => {
+      if (key === 'updatedAt' || key === 'caduca') return undefined
+      if (typeof value === 'string' && value.startsWith('/api/uploads/')) return value.split('?')[0]
+      return value
+    })
   return text(a) === text(b)
 }
 

@@ -279,6 +279,45 @@ describe('a budget’s file (DECISIONS D6, S5)', () => {
     expect(await lastLog(admin)).toMatchObject({ accion: 'Eliminar presupuesto', tipo: 'error', viviendaId: casaA.id })
   })
 
+  it('saved untouched while its file is signed again a second later: no change, no entry, no new version', async () => {
+    const file = (
+      await t.as(admin, {
+        method: 'POST',
+        url: '/api/uploads',
+        ...multipart({ filename: 'oferta-quieta.pdf', content: await samplePdf(['Presupuesto']) }),
+      })
+    ).json()
+    const created = await post(admin, { ...valid(), descripcion: 'Toldo del patio', archivoUrl: file.url })
+    expect(created.statusCode, created.body).toBe(201)
+    const p = created.json()
+    const entries = async () => Number((await t.db.select({ n: sql<number>`count(*)` }).from(logs))[0]?.n)
+    const before = await entries()
+    // Each reading of the clock a second later: the edit's two readings of the record sign its links apart.
+    const fixed = clock.now
+    let ticks = 0
+    clock.now = () => new Date(clock.at.getTime() + 1000 * ++ticks)
+    try {
+      const same = await patch(admin, p.id, { ...valid(), descripcion: 'Toldo del patio', archivoUrl: file.url })
+      expect(same.statusCode, same.body).toBe(200)
+      expect(same.json().updatedAt).toBe(p.updatedAt)
+      expect(await entries()).toBe(before)
+      // The file replaced is a change, whatever the links.
+      const other = (
+        await t.as(admin, {
+          method: 'POST',
+          url: '/api/uploads',
+          ...multipart({ filename: 'oferta-nueva.pdf', content: await samplePdf(['Otra']) }),
+        })
+      ).json()
+      const replaced = await patch(admin, p.id, { archivoUrl: other.url })
+      expect(replaced.statusCode, replaced.body).toBe(200)
+      expect(replaced.json().archivo.nombre).toBe('oferta-nueva.pdf')
+      expect(await entries()).toBe(before + 1)
+    } finally {
+      clock.now = fixed
+    }
+  })
+
   it('refuses a reference that is not an uploaded file', async () => {
     const res = await post(admin, { ...valid(), archivoUrl: 'https://ejemplo.es/placeholder.pdf' })
     expect(res.statusCode).toBe(400)
