@@ -318,6 +318,23 @@ describe('a budget’s file (DECISIONS D6, S5)', () => {
     }
   })
 
+  it('an untouched save racing a change, both from the same version: the change wins, one entry, never a revert', async () => {
+    const entries = async () => Number((await t.db.select({ n: sql<number>`count(*)` }).from(logs))[0]?.n)
+    for (let round = 0; round < 8; round++) {
+      const created = await post(admin, { ...valid(), descripcion: `Carrera ${round}` })
+      const { id, updatedAt } = created.json()
+      const before = await entries()
+      const edit = (descripcion: string) => patch(admin, id, { ...valid(), descripcion }, { 'if-match': updatedAt })
+      const [same, changed] = await Promise.all([edit(`Carrera ${round}`), edit(`Carrera ganada ${round}`)])
+      expect(changed.statusCode, changed.body).toBe(200)
+      // First, it changed nothing and kept the version the change holds; second, that version is stale.
+      expect([200, 409]).toContain(same.statusCode)
+      const [row] = await t.db.select().from(presupuestos).where(eq(presupuestos.id, id))
+      expect(row?.descripcion).toBe(`Carrera ganada ${round}`)
+      expect(await entries()).toBe(before + 1)
+    }
+  })
+
   it('refuses a reference that is not an uploaded file', async () => {
     const res = await post(admin, { ...valid(), archivoUrl: 'https://ejemplo.es/placeholder.pdf' })
     expect(res.statusCode).toBe(400)
