@@ -31,6 +31,21 @@ const HOSTILE_STRINGS = [
 const HOSTILE_NUMBERS: unknown[] = [-1, 0, 2 ** 31, 2 ** 53 + 1, 1e308, 1.5, '1e2', 'doce', Number.NaN]
 const HOSTILE_ANY: unknown[] = [null, true, [], {}, [1, 2], { $gt: '' }]
 const HOSTILE_IDS = ['-1', '0', '2147483648', '99999999999999999999', 'abc', '1%00', '1.5', '%27%20or%201%3D1']
+/** A query parameter's values, as they would arrive in a URL (already encoded). */
+const HOSTILE_QUERY = [
+  ...HOSTILE_IDS,
+  '',
+  '%20',
+  '2026-02-30',
+  '0000-01-01',
+  '9999-12-31T99:99',
+  'true%00',
+  '%25%5F%5C',
+  encodeURIComponent('<img src=x onerror="alert(1)">'),
+  encodeURIComponent('Ana 👩🏽‍⚕️ García'),
+  '%ED%A0%80',
+  'x'.repeat(3000),
+]
 
 interface JsonSchema {
   type?: string | string[]
@@ -191,6 +206,46 @@ for (const op of writes) {
         request: { method: op.method as 'POST', url: realUrl(op.path, { name, value }), payload: {} },
       })
 }
+
+/** Every read with query parameters (a stream excepted): each parameter in turn gets each hostile value, then twice. */
+const readDoc = contract.doc as unknown as {
+  paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>
+}
+const reads = Object.entries(readDoc.paths).flatMap(([path, ops]) =>
+  ops.get && !path.includes('stream')
+    ? [{ path, query: (ops.get.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name) }]
+    : [],
+)
+const readCalls = reads.flatMap(({ path, query }) => [
+  ...query.flatMap((name) => [
+    ...HOSTILE_QUERY.map((value) => ({ path, url: `${realUrl(path)}?${name}=${value}` })),
+    { path, url: `${realUrl(path)}?${name}=1&${name}=2` },
+  ]),
+  ...[...path.matchAll(/\{(\w+)\}/g)].flatMap((m) =>
+    HOSTILE_IDS.map((value) => ({ path, url: realUrl(path, { name: m[1] as string, value }) })),
+  ),
+])
+
+describe('hostile query strings and ids on every read of /api/openapi.json', () => {
+  it(`never answers 5xx, and answers as the document declares, a refusal with its message (${readCalls.length} calls)`, async () => {
+    expect(reads.filter((r) => r.query.length > 0).length).toBeGreaterThan(15)
+    const failures: string[] = []
+    let refused = 0
+    for (const c of readCalls) {
+      const res = await t.as(s.superadmin, { method: 'GET', url: c.url })
+      const what = `GET ${c.url.slice(0, 100)} → ${res.statusCode}`
+      failures.push(...contract.check('GET', c.path, res).map((f) => `${what}: ${f}`))
+      if (res.statusCode >= 500) failures.push(`${what} ${res.body.slice(0, 200)}`)
+      else if (res.statusCode >= 400) {
+        refused++
+        const body = res.json() as { message?: unknown }
+        if (typeof body.message !== 'string' || !body.message) failures.push(`${what}: no message`)
+      }
+    }
+    console.log(`hostile reads: ${reads.length} read operations, ${readCalls.length} calls, ${refused} refused`)
+    expect(failures).toEqual([])
+  }, 600_000)
+})
 
 describe('hostile input on every write operation of /api/openapi.json', () => {
   it('finds the writes to try in the document', () => {

@@ -47,6 +47,15 @@ const valid = () => ({
 const post = (w: TestWorker, payload: Record<string, unknown>) => t.as(w, { method: 'POST', url: '/api/presupuestos', payload })
 const patch = (w: TestWorker, id: number, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
   t.as(w, { method: 'PATCH', url: `/api/presupuestos/${id}`, payload, headers })
+/** A PDF uploaded by `w`, as POST /api/uploads answers it. */
+const upload = async (w: TestWorker, name: string) =>
+  (
+    await t.as(w, {
+      method: 'POST',
+      url: '/api/uploads',
+      ...multipart({ filename: name, content: await samplePdf(['Presupuesto']) }),
+    })
+  ).json()
 const list = (w: TestWorker, qs: string) => t.as(w, { method: 'GET', url: `/api/presupuestos?${qs}` })
 const ids = (res: { json(): unknown }) => (res.json() as { id: number }[]).map((p) => p.id)
 const count = async () => Number((await t.db.select({ n: sql<number>`count(*)` }).from(presupuestos))[0]?.n)
@@ -239,14 +248,6 @@ describe('PATCH /api/presupuestos/:id', () => {
 
 describe('a budget’s file (DECISIONS D6, S5)', () => {
   it('carries a real uploaded file, seen by the company only, replaced and removed with the record', async () => {
-    const upload = async (w: TestWorker, name: string) =>
-      (
-        await t.as(w, {
-          method: 'POST',
-          url: '/api/uploads',
-          ...multipart({ filename: name, content: await samplePdf(['Presupuesto']) }),
-        })
-      ).json()
     const first = await upload(empleado, 'oferta.pdf')
     const created = await post(empleado, { ...valid(), archivoUrl: first.url })
     expect(created.statusCode, created.body).toBe(201)
@@ -280,13 +281,7 @@ describe('a budget’s file (DECISIONS D6, S5)', () => {
   })
 
   it('saved untouched while its file is signed again a second later: no change, no entry, no new version', async () => {
-    const file = (
-      await t.as(admin, {
-        method: 'POST',
-        url: '/api/uploads',
-        ...multipart({ filename: 'oferta-quieta.pdf', content: await samplePdf(['Presupuesto']) }),
-      })
-    ).json()
+    const file = await upload(admin, 'oferta-quieta.pdf')
     const created = await post(admin, { ...valid(), descripcion: 'Toldo del patio', archivoUrl: file.url })
     expect(created.statusCode, created.body).toBe(201)
     const p = created.json()
@@ -302,13 +297,7 @@ describe('a budget’s file (DECISIONS D6, S5)', () => {
       expect(same.json().updatedAt).toBe(p.updatedAt)
       expect(await entries()).toBe(before)
       // The file replaced is a change, whatever the links.
-      const other = (
-        await t.as(admin, {
-          method: 'POST',
-          url: '/api/uploads',
-          ...multipart({ filename: 'oferta-nueva.pdf', content: await samplePdf(['Otra']) }),
-        })
-      ).json()
+      const other = await upload(admin, 'oferta-nueva.pdf')
       const replaced = await patch(admin, p.id, { archivoUrl: other.url })
       expect(replaced.statusCode, replaced.body).toBe(200)
       expect(replaced.json().archivo.nombre).toBe('oferta-nueva.pdf')
