@@ -1,5 +1,6 @@
 import { LOGIN_FAILED_MESSAGE, passwordMessages, RECUPERAR_MESSAGE } from '@vb/shared/auth'
-import { accounts, DEMO_PASSWORD, expect, loginAs, test } from './fixtures'
+import { SESION_TERMINADA_MESSAGE } from '@vb/shared/core'
+import { accounts, DEMO_PASSWORD, expect, expectAccessible, loginAs, test } from './fixtures'
 
 const storage = (page: import('@playwright/test').Page) =>
   page.evaluate(() => ({
@@ -126,6 +127,41 @@ test.describe('Login (SPEC §2.17)', () => {
     await expect(page).toHaveURL('/')
     await expect(page.getByRole('heading', { name: 'Bienvenido' })).toBeVisible()
     expect((await storage(page)).token).toBeNull()
+  })
+})
+
+test.describe('A session that ends, and a screen opened without one (DECISIONS A3)', () => {
+  test('a 401 mid-work says the session ended, and logging in again returns to that screen', async ({ page }) => {
+    await loginAs(page, 'admin', '/presupuestos?estado=PENDIENTE_APROBACION')
+    await expect(page.getByRole('heading', { level: 1, name: 'Presupuestos' })).toBeVisible()
+    // The token stops being valid (it expired, or the password changed elsewhere) while the screen is open: the
+    // screen's next call (the bell's poll, every 15 s at the latest) answers 401.
+    await page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+    await expect(page).toHaveURL('/', { timeout: 20_000 })
+    await expect(page.getByText(SESION_TERMINADA_MESSAGE)).toBeVisible()
+    expect((await storage(page)).token).toBeNull()
+    await expectAccessible(page)
+    await fillLogin(page, accounts.admin, DEMO_PASSWORD)
+    await expect(page).toHaveURL('/presupuestos?estado=PENDIENTE_APROBACION')
+    await expect(page.getByRole('heading', { level: 1, name: 'Presupuestos' })).toBeVisible()
+    // Logged in again, the notice is gone: a later plain visit to the login screen says nothing.
+    await page.goto('/')
+    await expect(page.getByRole('heading', { name: 'Bienvenido' })).toBeVisible()
+    await expect(page.getByText(SESION_TERMINADA_MESSAGE)).toHaveCount(0)
+  })
+
+  test('a screen opened without a session asks to log in, then opens, with its query; a plain visit says nothing', async ({
+    page,
+  }) => {
+    await page.goto('/')
+    await expect(page.getByRole('heading', { name: 'Bienvenido' })).toBeVisible()
+    await expect(page.getByText(SESION_TERMINADA_MESSAGE)).toHaveCount(0)
+    await page.goto('/presupuestos?estado=PENDIENTE_APROBACION')
+    await expect(page).toHaveURL('/')
+    await expect(page.getByText(SESION_TERMINADA_MESSAGE)).toHaveCount(0)
+    await fillLogin(page, accounts.empleado, DEMO_PASSWORD)
+    await expect(page).toHaveURL('/presupuestos?estado=PENDIENTE_APROBACION')
+    await expect(page.getByRole('heading', { level: 1, name: 'Presupuestos' })).toBeVisible()
   })
 })
 

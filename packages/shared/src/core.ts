@@ -9,3 +9,5 @@ export * from './permissions'
 
 /** SPEC §8 Login: the same answer whatever failed (DECISIONS S3). */
 export const LOGIN_FAILED_MESSAGE = 'Error al iniciar sesión. Verifica tu correo y contraseña.'
+/** The login screen after a call answered 401 (an expired token, a password changed elsewhere, a deactivation). */
+export const SESION_TERMINADA_MESSAGE = 'Tu sesión ha caducado o se ha cerrado. Inicia sesión de nuevo para seguir donde estabas.'

@@ -7,7 +7,7 @@ import { paths } from './paths'
 export function RequireToken() {
   const token = useToken()
   const location = useLocation()
-  if (!token) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />
+  if (!token) return <Navigate to={paths.login} replace state={{ from: `${location.pathname}${location.search}` }} />
   return <Outlet />
 }
 

@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { ToastProvider } from '../components/toasts'
+import { type LoginState, sesionTerminada } from '../features/auth/login-state'
 import { setUnauthenticatedHandler } from '../lib/api-client'
 import { createQueryClient } from '../lib/query-client'
 import { session } from '../lib/session'
@@ -14,11 +15,16 @@ export const queryClient = createQueryClient({
   },
 })
 
-// DECISIONS A3: a 401 on an authenticated call clears the stored session and goes to the login screen.
+// DECISIONS A3: a 401 on an authenticated call clears the stored session and goes to the login screen, which says
+// why and, once logged in again, returns to the screen the worker was on (the router's state, never storage).
 setUnauthenticatedHandler(() => {
+  const { pathname, search } = router.state.location
+  if (pathname !== paths.login) sesionTerminada.mark()
   session.clear()
   queryClient.clear()
-  void router.navigate(paths.login, { replace: true })
+  if (pathname === paths.login) return
+  const state: LoginState = { from: `${pathname}${search}` }
+  void router.navigate(paths.login, { replace: true, state })
 })
 
 export function Providers({ children }: { children: ReactNode }) {

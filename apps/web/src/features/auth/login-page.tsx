@@ -1,19 +1,20 @@
 import { useQueryClient } from '@tanstack/react-query'
 import type { LoginInput } from '@vb/shared'
-import { LOGIN_FAILED_MESSAGE } from '@vb/shared/core'
+import { LOGIN_FAILED_MESSAGE, SESION_TERMINADA_MESSAGE } from '@vb/shared/core'
 import { useEffect, useState } from 'react'
 import Alert from 'react-bootstrap/Alert'
 import Button from 'react-bootstrap/Button'
 import Form from 'react-bootstrap/Form'
 import Spinner from 'react-bootstrap/Spinner'
 import { type Resolver, useForm } from 'react-hook-form'
-import { Link, useNavigate } from 'react-router'
+import { Link, useLocation, useNavigate } from 'react-router'
 import { AuthLayout } from '../../components/auth-layout'
 import { FirstIcon as Icon } from '../../components/first-icons'
 import { PasswordField } from '../../components/password-field'
 import { ApiError } from '../../lib/api-client'
 import { session } from '../../lib/session'
 import { login } from './api'
+import { returnTo, sesionTerminada } from './login-state'
 
 /**
  * The login's validation (the shared schema, SPEC §5) loads when the user starts typing, not with the page:
@@ -32,6 +33,7 @@ const loginResolver: Resolver<LoginInput> = async (values, context, options) => 
 /** SPEC §2.17 Login. */
 export function LoginPage() {
   const navigate = useNavigate()
+  const { state } = useLocation()
   const queryClient = useQueryClient()
   const [failure, setFailure] = useState<string | null>(null)
   const {
@@ -55,8 +57,9 @@ export function LoginPage() {
     try {
       const { token, trabajador } = await login(values)
       session.start(token, trabajador)
-      // SPEC §4: a temporary password must be changed first.
-      navigate(trabajador.passwordTemporal ? '/cambiar-password' : '/inicio', { replace: true })
+      sesionTerminada.clear()
+      // SPEC §4: a temporary password must be changed first. Otherwise the screen that sent the worker here, if any.
+      navigate(trabajador.passwordTemporal ? '/cambiar-password' : returnTo(state, '/inicio'), { replace: true })
     } catch (err) {
       // SPEC §8: the same message whatever failed (DECISIONS S3); only the rate limit says more.
       setFailure(err instanceof ApiError && err.code === 'RATE_LIMITED' ? err.message : LOGIN_FAILED_MESSAGE)
@@ -67,6 +70,12 @@ export function LoginPage() {
     <AuthLayout>
       <h1 className="h3 mb-1">Bienvenido</h1>
       <p className="text-body-secondary mb-4">Inicia sesión en tu cuenta</p>
+      {sesionTerminada.get() && !failure && (
+        <Alert variant="warning" className="d-flex gap-2 align-items-start" role="status">
+          <Icon name="exclamation-triangle-fill" className="mt-1" />
+          <span>{SESION_TERMINADA_MESSAGE}</span>
+        </Alert>
+      )}
       {failure && (
         <Alert variant="danger" className="d-flex gap-2 align-items-start" role="alert">
           <Icon name="exclamation-triangle-fill" className="mt-1" />
