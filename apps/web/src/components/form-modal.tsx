@@ -1,5 +1,6 @@
 import { type FormEventHandler, type ReactNode, useEffect, useId, useState } from 'react'
 import { Alert, Button, Form, Modal, Spinner } from 'react-bootstrap'
+import { SessionExpiryNotice } from './session-expiry'
 
 export const DESCARTAR_PREGUNTA = 'Tienes cambios sin guardar. ¿Quieres descartarlos?'
 
@@ -54,6 +55,7 @@ export function FormModal({
           </Modal.Title>
         </Modal.Header>
         <Modal.Body className="d-grid gap-3">
+          <SessionExpiryNotice className="mb-0" />
           {error && (
             <Alert variant="danger" className="mb-0" role="alert">
               {error}

@@ -5,6 +5,7 @@ import Button from 'react-bootstrap/Button'
 import Container from 'react-bootstrap/Container'
 import { Outlet, useLocation, useNavigate } from 'react-router'
 import { Icon } from '../../components/icon'
+import { SessionExpiryNotice } from '../../components/session-expiry'
 import { api } from '../../lib/api-client'
 import { session } from '../../lib/session'
 import { useTrabajador } from '../../lib/use-session'
@@ -83,6 +84,7 @@ export function Shell() {
         </header>
         <main id="contenido" className="flex-grow-1 py-4" tabIndex={-1}>
           <Container fluid="xxl" className="px-3 px-md-4">
+            <SessionExpiryNotice />
             <h1 className="h3 mb-4">{title}</h1>
             <Outlet />
           </Container>
