@@ -149,7 +149,8 @@ export function readConfig(env: NodeJS.ProcessEnv, root: string): Config {
     mailFrom: e.MAIL_FROM ?? 'Back-office de viviendas <no-reply@localhost>',
     publicUrl: e.PUBLIC_URL ?? `http://${host}:${port}`,
     logLevel: e.LOG_LEVEL ?? 'info',
-    trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' || !e.TRUST_PROXY ? false : e.TRUST_PROXY,
+    // Unset or 'false': no proxy; 'true': any hop; otherwise the proxies' addresses as given.
+    trustProxy: e.TRUST_PROXY === undefined || e.TRUST_PROXY === 'false' ? false : e.TRUST_PROXY === 'true' || e.TRUST_PROXY,
     loginLimits: {
       perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL ?? 5,
       perIp: e.LOGIN_MAX_FAILURES_PER_IP ?? 20,

@@ -67,7 +67,16 @@ const { t } = s
 
 const contract = await openApiContract(t.app)
 const doc = contract.doc as unknown as {
-  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { content?: Record<string, { schema?: JsonSchema }> }
+        parameters?: { in: string; name: string }[]
+      }
+    >
+  >
   components?: { schemas?: Record<string, JsonSchema> }
 }
 const deref = (schema: JsonSchema | undefined): JsonSchema | undefined =>
@@ -208,10 +217,7 @@ for (const op of writes) {
 }
 
 /** Every read with query parameters (a stream excepted): each parameter in turn gets each hostile value, then twice. */
-const readDoc = contract.doc as unknown as {
-  paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>
-}
-const reads = Object.entries(readDoc.paths).flatMap(([path, ops]) =>
+const reads = Object.entries(doc.paths).flatMap(([path, ops]) =>
   ops.get && !path.includes('stream')
     ? [{ path, query: (ops.get.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name) }]
     : [],

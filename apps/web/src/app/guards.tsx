@@ -1,5 +1,6 @@
 import { can, type Resource } from '@vb/shared/core'
 import { Navigate, Outlet, useLocation } from 'react-router'
+import type { LoginState } from '../features/auth/login-state'
 import { useRequiereCambioPassword, useToken, useTrabajador } from '../lib/use-session'
 import { paths } from './paths'
 
@@ -7,7 +8,10 @@ import { paths } from './paths'
 export function RequireToken() {
   const token = useToken()
   const location = useLocation()
-  if (!token) return <Navigate to={paths.login} replace state={{ from: `${location.pathname}${location.search}` }} />
+  if (!token) {
+    const state: LoginState = { from: `${location.pathname}${location.search}` }
+    return <Navigate to={paths.login} replace state={state} />
+  }
   return <Outlet />
 }
 
