@@ -349,3 +349,52 @@ test.describe('Small screens (SPEC §2.2: the menu collapses below 1399 px)', ()
     await expect(page.getByRole('button', { name: 'Abrir menú' })).toBeHidden()
   })
 })
+
+test.describe('A new version put on the server while a page is open', () => {
+  /** The page's own marker: gone after a reload. */
+  const mark = (page: Page) => page.evaluate(() => Object.assign(window, { sinRecargar: true }))
+  const marked = (page: Page) => page.evaluate(() => 'sinRecargar' in window)
+  const viviendasChunk = /\/assets\/viviendas-page-[^/]+\.js$/
+
+  test('a screen whose code is gone reloads the page onto it, from the new version', async ({ page }) => {
+    await loginAs(page, 'admin')
+    await expect(page.getByRole('navigation', { name: 'Menú principal' })).toBeVisible()
+    // The old build's screen is gone from the server until the page loads again, and the server's index.html
+    // names a new entry script.
+    let reloaded = false
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) reloaded = true
+    })
+    await page.route(viviendasChunk, (route) =>
+      reloaded ? route.fallback() : route.fulfill({ status: 404, contentType: 'application/json', body: '{"code":"NOT_FOUND"}' }),
+    )
+    let checked = 0
+    await page.route('/', async (route) => {
+      if (route.request().isNavigationRequest()) return route.fallback()
+      checked += 1
+      const res = await route.fetch()
+      const body = (await res.text()).replace(/\/assets\/index-[^"]+\.js/, '/assets/index-NuevaVersion.js')
+      return route.fulfill({ response: res, body })
+    })
+    await mark(page)
+    await page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Viviendas' }).click()
+    await expect(page).toHaveURL('/viviendas')
+    await expect(page.getByRole('button', { name: 'Nueva vivienda' })).toBeVisible()
+    expect(await marked(page)).toBe(false)
+    expect(checked).toBe(1)
+    await expect(page.getByText('Se ha producido un error inesperado')).toBeHidden()
+    // Still logged in, on the new page.
+    await expect(page.getByRole('button', { name: /^Empresa:/ })).toBeVisible()
+  })
+
+  test('a screen that fails to load with no new version shows the error screen and does not reload', async ({ page }) => {
+    await loginAs(page, 'admin')
+    await expect(page.getByRole('navigation', { name: 'Menú principal' })).toBeVisible()
+    await page.route(viviendasChunk, (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{}' }))
+    await mark(page)
+    await page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Viviendas' }).click()
+    await expect(page.getByRole('heading', { name: 'Se ha producido un error inesperado' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Recargar' })).toBeVisible()
+    expect(await marked(page)).toBe(true)
+  })
+})

@@ -75,6 +75,77 @@ describe('web app files', () => {
     expect(favicon.headers['cache-control']).toBe('no-cache')
   })
 
+  it('serves a new build written under the running server at once: its index.html and its new chunks', async () => {
+    const before = await t.app.inject({ method: 'GET', url: '/assets/pantalla-N3w8u1ld.js' })
+    expect(before.statusCode).toBe(404)
+    // What `npm run build` does in place: the files of the new build, the old chunk gone.
+    const newIndex = indexHtml.replace(
+      '<div id="root"></div>',
+      '<div id="root"></div><script src="/assets/pantalla-N3w8u1ld.js"></script>',
+    )
+    const newScript = 'export const nueva = true\n'
+    writeWithCompressed(path.join(webDist, 'index.html'), newIndex)
+    writeWithCompressed(path.join(webDist, 'assets', 'pantalla-N3w8u1ld.js'), newScript)
+    try {
+      for (const url of ['/', '/usuarios']) {
+        const page = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } })
+        expect(brotliDecompressSync(page.rawPayload).toString(), url).toBe(newIndex)
+      }
+      const chunk = await t.app.inject({
+        method: 'GET',
+        url: '/assets/pantalla-N3w8u1ld.js',
+        headers: { 'accept-encoding': 'gzip' },
+      })
+      expect(chunk.statusCode).toBe(200)
+      expect(chunk.headers['content-encoding']).toBe('gzip')
+      expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+      expect(gunzipSync(chunk.rawPayload).toString()).toBe(newScript)
+      // A chunk the new build no longer has is a 404, never index.html in its place.
+      for (const name of ['pantalla-N3w8u1ld.js', 'pantalla-N3w8u1ld.js.br', 'pantalla-N3w8u1ld.js.gz']) {
+        rmSync(path.join(webDist, 'assets', name))
+      }
+      const gone = await t.app.inject({
+        method: 'GET',
+        url: '/assets/pantalla-N3w8u1ld.js',
+        headers: { 'accept-encoding': 'br' },
+      })
+      expect(gone.statusCode).toBe(404)
+      expect(gone.json().code).toBe('NOT_FOUND')
+    } finally {
+      writeWithCompressed(path.join(webDist, 'index.html'), indexHtml)
+    }
+  })
+
+  it('never sends a file from outside the build, a hidden file or a folder listing', async () => {
+    writeFileSync(path.join(webDist, '.env'), 'JWT_SECRET=no')
+    // A file beside the build's folder, which a path that climbs out of it would reach.
+    const outside = path.join(path.dirname(webDist), `${path.basename(webDist)}-secreto.txt`)
+    writeFileSync(outside, 'SECRETO')
+    const name = path.basename(outside)
+    try {
+      for (const url of [
+        '/.env',
+        '/assets/',
+        '/assets',
+        `/../${name}`,
+        `/%2e%2e/${name}`,
+        `/assets/..%2f..%2f${name}`,
+        `/assets/%2e%2e/%2e%2e/${name}`,
+      ]) {
+        const res = await t.app.inject({ method: 'GET', url })
+        expect(res.body, url).not.toContain('JWT_SECRET')
+        expect(res.body, url).not.toContain('SECRETO')
+        expect(res.body, url).not.toContain('index-C0nT3nt5.js')
+        expect([200, 400, 403, 404], url).toContain(res.statusCode)
+      }
+    } finally {
+      rmSync(outside, { force: true })
+      rmSync(path.join(webDist, '.env'), { force: true })
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/assets/index-C0nT3nt5.js' })
+    expect(head.statusCode).toBe(200)
+  })
+
   it('answers a revalidation of index.html with 304 and no body', async () => {
     const first = await t.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br' } })
     const etag = first.headers.etag as string

@@ -18,6 +18,9 @@ export const COMPRESS_THRESHOLD = 1024
  *   notification stream takes over its raw response (`reply.hijack()`), so it is never buffered by a compressor.
  * - The built web app (`webDist`) is served with the brotli and gzip files the build wrote beside each file
  *   (`preCompressed`, with `Vary: Accept-Encoding`); hashed assets are cached for a year, the rest revalidated.
+ * - Each file is looked up when it is asked for (`wildcard`), not listed once at start: a new build written in
+ *   place under a running server is served at once, its new chunks with its new index.html. Listed at start, the
+ *   new index.html went out naming chunks the server had never listed (404), a blank page until a restart.
  *
  * Registered before the routes: the compression hook attaches to routes declared after it.
  * Returns whether the web app is served (then unknown page URLs fall back to index.html).
@@ -34,7 +37,10 @@ export async function registerWebDelivery(app: FastifyInstance, webDist: string 
   const root = path.resolve(webDist)
   await app.register(fastifyStatic, {
     root,
-    wildcard: false,
+    // A missing file goes on to the not-found handler: a 404 for files, the app's index.html for page URLs.
+    wildcard: true,
+    // A hidden file (.env, .git) is as if it were not there: @fastify/static sends them by default.
+    dotfiles: 'ignore',
     index: ['index.html'],
     preCompressed: true,
     cacheControl: false,

@@ -1,7 +1,8 @@
-import { useEffect } from 'react'
+import { useEffect, useSyncExternalStore } from 'react'
 import Button from 'react-bootstrap/Button'
 import { isRouteErrorResponse, Outlet, useLocation, useMatches, useRouteError } from 'react-router'
 import { AuthLayout } from '../components/auth-layout'
+import { newVersionState } from './new-version'
 import { pageTitle } from './page-title'
 
 interface RouteHandle {
@@ -28,6 +29,9 @@ export function RootLayout() {
 /** Shown instead of a screen that crashed while rendering, so the user is never left with a blank page. */
 export function RouteError() {
   const error = useRouteError()
+  // A screen's code that failed to load while a new version is being looked for, or the page reloading onto it.
+  const newVersion = useSyncExternalStore(newVersionState.subscribe, newVersionState.get)
+  if (newVersion !== 'idle') return <div className="min-vh-100" />
   if (error) console.error(error)
   const notFound = isRouteErrorResponse(error) && error.status === 404
   return (
