@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
+import { BORRADOR_RECUPERADO_MESSAGE } from '@vb/shared/core'
 import {
   atWidth,
   expect,
@@ -157,6 +158,44 @@ test('the second of two people editing one movement gets a clear 409 instead of 
   // What the other person saved is what is shown, and what the balance says.
   await expect(row(page, 'Paga semanal')).toContainText('+25,00 €')
   await expect(saldo(page)).toHaveText('Saldo: 25,00 €')
+})
+
+test('an edit open when the session ends opens again after the login, and its version still guards the save', async ({
+  page,
+}) => {
+  const resident = await residentOn(page, 'empleado', 'caja', [
+    { concepto: 'Paga semanal', cantidad: '20.00', fecha: '2026-11-02' },
+  ])
+  const movimiento = resident.created[0]!
+  await rowMenu(page, 'Paga semanal').click()
+  await page.getByRole('button', { name: 'Editar' }).click()
+  const edicion = page.getByRole('dialog', { name: 'Editar Movimiento' })
+  await edicion.getByLabel('Cantidad (€)').fill('30')
+  await edicion.getByLabel('Concepto').fill('Paga semanal de noviembre')
+  // The token stops being valid; the next call (the bell's poll, or a save) answers 401.
+  await page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+  await edicion.getByRole('button', { name: 'Guardar cambios' }).click()
+  await expect(page).toHaveURL('/')
+  await page.getByLabel('Correo').fill('empleado@demo.es')
+  await page.getByLabel('Contraseña', { exact: true }).fill('Demo1234')
+  await page.getByRole('button', { name: 'Entrar' }).click()
+  await expect(page).toHaveURL(`/caja/${resident.nif}`)
+  const otraVez = page.getByRole('dialog', { name: 'Editar Movimiento' })
+  await expect(otraVez.getByText(BORRADOR_RECUPERADO_MESSAGE)).toBeVisible()
+  await expect(otraVez.getByLabel('Concepto')).toHaveValue('Paga semanal de noviembre')
+  await expect(otraVez.getByLabel('Cantidad (€)')).toHaveValue('30')
+  // Meanwhile someone else changed the movement: the recovered edit does not overwrite it.
+  expect((await resident.api.patch(`/caja-usuario/${movimiento.id}`, { cantidad: '25' })).status()).toBe(200)
+  await otraVez.getByRole('button', { name: 'Guardar cambios' }).click()
+  await expect(otraVez.getByRole('alert')).toContainText('El movimiento ha cambiado desde que lo abriste. Vuelve a cargarlo.')
+  await otraVez.getByRole('button', { name: 'Cancelar' }).click()
+  await page.getByRole('button', { name: 'Descartar cambios' }).click()
+  await expect(row(page, 'Paga semanal')).toContainText('+25,00 €')
+  // Opened again from the list, the form holds the record as it is now and says nothing about a recovery.
+  await rowMenu(page, 'Paga semanal').click()
+  await page.getByRole('button', { name: 'Editar' }).click()
+  await expect(edicion.getByLabel('Cantidad (€)')).toHaveValue('25,00')
+  await expect(edicion.getByText(BORRADOR_RECUPERADO_MESSAGE)).toHaveCount(0)
 })
 
 for (const [who, width] of ROLES_AND_WIDTHS) {

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import { ToastProvider } from '../components/toasts'
 import { type LoginState, sesionTerminada } from '../features/auth/login-state'
 import { setUnauthenticatedHandler } from '../lib/api-client'
+import { drafts } from '../lib/drafts'
 import { createQueryClient } from '../lib/query-client'
 import { session } from '../lib/session'
 import { paths } from './paths'
@@ -16,10 +17,14 @@ export const queryClient = createQueryClient({
 })
 
 // DECISIONS A3: a 401 on an authenticated call clears the stored session and goes to the login screen, which says
-// why and, once logged in again, returns to the screen the worker was on (the router's state, never storage).
+// why and, once logged in again, returns to the screen the worker was on (the router's state, never storage), where
+// a form that was open with typed changes opens again with them (lib/drafts.ts, memory only).
 setUnauthenticatedHandler(() => {
   const { pathname, search } = router.state.location
-  if (pathname !== paths.login) sesionTerminada.mark()
+  if (pathname !== paths.login) {
+    sesionTerminada.mark()
+    drafts.keep(session.trabajador()?.id, pathname)
+  }
   session.clear()
   queryClient.clear()
   if (pathname === paths.login) return

@@ -1,3 +1,4 @@
+import { BORRADOR_RECUPERADO_MESSAGE } from '@vb/shared/core'
 import { type FormEventHandler, type ReactNode, useEffect, useId, useState } from 'react'
 import { Alert, Button, Form, Modal, Spinner } from 'react-bootstrap'
 import { SessionExpiryNotice } from './session-expiry'
@@ -17,6 +18,8 @@ interface FormModalProps {
   dirty?: boolean
   /** A refusal that belongs to no field (a 403, a stale edit, the server away), shown at the top of the form. */
   error?: string | null
+  /** Opened again after a login with what was typed when the session ended (lib/drafts.ts): said at the top. */
+  recovered?: boolean
   children: ReactNode
 }
 
@@ -34,6 +37,7 @@ export function FormModal({
   submitLabel = 'Guardar',
   dirty = false,
   error,
+  recovered = false,
   children,
 }: FormModalProps) {
   const titleId = useId()
@@ -56,6 +60,11 @@ export function FormModal({
         </Modal.Header>
         <Modal.Body className="d-grid gap-3">
           <SessionExpiryNotice className="mb-0" />
+          {recovered && (
+            <Alert variant="info" className="mb-0" role="status">
+              {BORRADOR_RECUPERADO_MESSAGE}
+            </Alert>
+          )}
           {error && (
             <Alert variant="danger" className="mb-0" role="alert">
               {error}

@@ -27,8 +27,8 @@ const MAX_DELAY = 2 ** 31 - 1
 
 /**
  * The last minutes of a session, said above the screen and at the top of each form dialog (form-modal.tsx): an expired
- * token makes the next call answer 401 and the login screen take over, and what was typed in an open form would be
- * lost (app/README.md). From WARN_BEFORE_MS before its `exp` until then.
+ * token makes the next call answer 401 and the login screen take over (a form dialog with typed changes opens again
+ * after the login, lib/drafts.ts, but a form outside a dialog does not). From WARN_BEFORE_MS before its `exp` until then.
  */
 export function SessionExpiryNotice({ className }: { className?: string }) {
   const expiresAt = tokenExpiresAt(useToken())

@@ -7,6 +7,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router'
 import { Icon } from '../../components/icon'
 import { SessionExpiryNotice } from '../../components/session-expiry'
 import { api } from '../../lib/api-client'
+import { drafts } from '../../lib/drafts'
 import { session } from '../../lib/session'
 import { useTrabajador } from '../../lib/use-session'
 import { paths } from '../paths'
@@ -52,6 +53,7 @@ export function Shell() {
     // DECISIONS L1: the logout is logged by the server. The call takes the token now, before it is cleared.
     void api.post('/auth/logout').catch(() => undefined)
     session.clear()
+    drafts.clear()
     queryClient.clear()
     navigate(paths.login, { replace: true })
   }

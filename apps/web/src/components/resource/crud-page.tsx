@@ -161,11 +161,21 @@ export function CrudPage<T extends { id: number }, I extends FieldValues, R = T>
     props.toValues ??
     ((row: T) =>
       Object.fromEntries(Object.entries(props.empty).map(([k, empty]) => [k, (row as Record<string, unknown>)[k] ?? empty])) as I)
-  const { form, formError, submit, dirty } = useResourceForm<I>({
+  const { form, formError, submit, dirty, recovered } = useResourceForm<I>({
     schema: typeof props.schema === 'function' ? props.schema(record ?? null) : props.schema,
     empty: props.empty,
     values: record ? toValues(record) : preset ? ({ ...props.empty, ...preset } as I) : null,
     show: editing.show,
+    // Reopened after a login with what was typed when the session ended, on the record it was editing (whose
+    // version still guards the save: a record changed meanwhile answers 409).
+    keep: {
+      name: client.name,
+      record,
+      reopen: (row: T | null) => {
+        setPreset(null)
+        editing.open(row)
+      },
+    },
     forbiddenField: props.forbiddenField,
     conflictField: props.conflictField,
   })
@@ -288,6 +298,7 @@ export function CrudPage<T extends { id: number }, I extends FieldValues, R = T>
           submitLabel={(record ? texts.editSubmit : texts.createSubmit) ?? 'Guardar'}
           dirty={dirty}
           error={shownError}
+          recovered={recovered}
         >
           {props.fields(form, record)}
         </FormModal>

@@ -1,9 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useCallback, useEffect, useState } from 'react'
-import { type DefaultValues, type FieldValues, type Path, type Resolver, useForm } from 'react-hook-form'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form'
+import { useLocation } from 'react-router'
 import type { z } from 'zod'
 import { ApiError } from '../../lib/api-client'
+import { drafts } from '../../lib/drafts'
 import { errorMessage } from '../../lib/form-errors'
+import { useTrabajador } from '../../lib/use-session'
 import { formValidation } from '../form-fields'
 
 /** Every field of the form, each with its starting value (undefined for a select with nothing chosen). */
@@ -18,6 +21,12 @@ interface Options<I extends FieldValues> {
   values: I | null
   /** The modal is open: the form is reset to `values ?? empty` each time it opens. */
   show: boolean
+  /**
+   * Kept if the session ends while the form is open with typed changes (lib/drafts.ts): `name` tells this form
+   * from the screen's others, `record` is what it edits (null: a new one), and `reopen` opens the form again on
+   * that record when the worker is back on the screen after the login.
+   */
+  keep?: { name: string; record: unknown; reopen: (record: never) => void }
   /** Where SPEC puts a 403 of this form (e.g. residents: 'No puedes crear un usuario en esta vivienda' under Vivienda). */
   forbiddenField?: Path<I>
   /** Where a 409 without fieldErrors goes (e.g. a duplicate NIF). */
@@ -35,6 +44,7 @@ export function useResourceForm<I extends FieldValues>({
   empty,
   values,
   show,
+  keep,
   forbiddenField,
   conflictField,
 }: Options<I>) {
@@ -45,11 +55,14 @@ export function useResourceForm<I extends FieldValues>({
   })
   const [formError, setFormError] = useState<string | null>(null)
   const { reset } = form
+  const draft = useKeptDraft(form, show, keep)
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on opening only, not on every new object
   useEffect(() => {
     if (!show) return
     reset((values ?? empty) as DefaultValues<I>)
+    // Reopened with what was typed before the session ended: dirty where it differs, so Cancelar asks first.
+    if (draft) reset(draft as DefaultValues<I>, { keepDefaultValues: true })
     setFormError(null)
   }, [show, reset])
 
@@ -82,5 +95,41 @@ export function useResourceForm<I extends FieldValues>({
       }
     })
 
-  return { form, formError, submit, dirty: form.formState.isDirty }
+  return { form, formError, submit, dirty: form.formState.isDirty, recovered: draft !== null }
+}
+
+/**
+ * A form's part in lib/drafts.ts: while it is open with typed changes it offers them, and when the screen opens
+ * with a draft of it for this worker it reopens on its record. Returns the values to reopen with, until it closes.
+ */
+function useKeptDraft<I extends FieldValues>(form: UseFormReturn<I, unknown, I>, show: boolean, keep: Options<I>['keep']) {
+  const [draft, setDraft] = useState<I | null>(null)
+  const { pathname } = useLocation()
+  const owner = useTrabajador()?.id
+  const dirty = form.formState.isDirty
+  const name = keep?.name
+  const record = keep?.record
+
+  useEffect(() => {
+    if (name === undefined || !show || !dirty) return
+    return drafts.offer(() => ({ form: name, record, values: form.getValues() }))
+  }, [name, show, dirty, record, form])
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the screen opens
+  useEffect(() => {
+    if (!keep) return
+    const kept = drafts.take(owner, pathname, keep.name)
+    if (!kept) return
+    setDraft(kept.values as I)
+    keep.reopen(kept.record as never)
+  }, [])
+
+  // Closed: the next opening starts from the record again (a ref, not an effect on mount, so React's strict
+  // mode running the mount effects twice cannot drop the draft it has just taken).
+  const wasShown = useRef(show)
+  useEffect(() => {
+    if (wasShown.current && !show) setDraft(null)
+    wasShown.current = show
+  }, [show])
+  return draft
 }

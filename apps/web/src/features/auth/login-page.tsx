@@ -12,6 +12,7 @@ import { AuthLayout } from '../../components/auth-layout'
 import { FirstIcon as Icon } from '../../components/first-icons'
 import { PasswordField } from '../../components/password-field'
 import { ApiError } from '../../lib/api-client'
+import { drafts } from '../../lib/drafts'
 import { session } from '../../lib/session'
 import { login } from './api'
 import { returnTo, sesionTerminada } from './login-state'
@@ -58,6 +59,7 @@ export function LoginPage() {
       const { token, trabajador } = await login(values)
       session.start(token, trabajador)
       sesionTerminada.clear()
+      drafts.loggedIn(trabajador.id)
       // SPEC §4: a temporary password must be changed first. Otherwise the screen that sent the worker here, if any.
       navigate(trabajador.passwordTemporal ? '/cambiar-password' : returnTo(state, '/inicio'), { replace: true })
     } catch (err) {

@@ -486,7 +486,7 @@ export function PlaningPage() {
   const record = editando.data
   const needsEmpresa = empresaId === null && !record
   const empresas = useEmpresas(editando.show && needsEmpresa)
-  const { form, formError, submit, dirty } = useResourceForm<PlaningTareaForm>({
+  const { form, formError, submit, dirty, recovered } = useResourceForm<PlaningTareaForm>({
     schema: planingTareaCreateSchema as unknown as z.ZodType<unknown, PlaningTareaForm>,
     empty: {
       titulo: '',
@@ -509,6 +509,7 @@ export function PlaningPage() {
         }
       : null,
     show: editando.show,
+    keep: { name: 'planing-tareas', record, reopen: (t: PlaningTarea | null) => editando.open(t) },
   })
   const formEmpresa = useWatch({ control: form.control, name: 'empresaId' })
   const save = submit(async () => {
@@ -611,6 +612,7 @@ export function PlaningPage() {
         submitLabel={record ? 'Guardar cambios' : 'Guardar'}
         dirty={dirty}
         error={formError}
+        recovered={recovered}
       >
         <TextField form={form} name="titulo" label="Título" autoFocus />
         <TextField form={form} name="descripcion" label="Descripción" rows={2} />

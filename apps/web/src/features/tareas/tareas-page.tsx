@@ -137,11 +137,12 @@ export function TareasPage() {
   const nueva = useModalState<null>()
   const borrando = useModalState<TareaTrabajador>()
   const hoy = madridDay(new Date())
-  const { form, formError, submit, dirty } = useResourceForm<TareaForm>({
+  const { form, formError, submit, dirty, recovered } = useResourceForm<TareaForm>({
     schema: tareaTrabajadorCreateSchema as unknown as z.ZodType<unknown, TareaForm>,
     empty: { titulo: '', descripcion: '', viviendaId: undefined, fecha: hoy, prioridad: 'MEDIA' },
     values: null,
     show: nueva.show,
+    keep: { name: 'tareas', record: null, reopen: () => nueva.open(null) },
   })
   const save = submit(async (values) => {
     if (trabajadorId === null) throw new Error(tareaMessages.trabajadorIndeterminado)
@@ -282,6 +283,7 @@ export function TareasPage() {
         submitting={form.formState.isSubmitting}
         submitLabel="Guardar"
         dirty={dirty}
+        recovered={recovered}
         error={formError && formError !== tareaMessages.errorCrear ? `${tareaMessages.errorCrear} ${formError}` : formError}
       >
         <TextField form={form} name="titulo" label="Título" autoFocus />
