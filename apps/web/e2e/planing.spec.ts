@@ -262,3 +262,48 @@ test('a new task being written when the session ends opens again after the login
   await expect(page.getByText('Tarea creada correctamente')).toBeVisible()
   await expect(todayCell(page).getByRole('button', { name: new RegExp(`09:40 ${titulo}`) })).toBeVisible()
 })
+
+test('a recovered task names the residents it had, also one found by a search beyond the first hundred', async ({ page }) => {
+  const api = await apiAs(page, 'superadmin')
+  const empresa = await (await api.post('/empresas', { nombre: `Muchos ${Date.now().toString(36)}` })).json()
+  const vivienda = await (await api.post('/viviendas', { nombre: unique('Calle Larga'), empresaId: empresa.id })).json()
+  // A hundred residents come first in the form's list (sorted by surname); the one chosen is the 101st.
+  for (let i = 0; i < 100; i++) {
+    const res = await api.post('/usuarios', {
+      nombre: 'Ana',
+      apellidos: uniqueWord('Abad'),
+      nif: randomNif(),
+      viviendaId: vivienda.id,
+    })
+    expect(res.status()).toBe(201)
+  }
+  const apellidos = uniqueWord('Zurita')
+  expect((await api.post('/usuarios', { nombre: 'Rosa', apellidos, nif: randomNif(), viviendaId: vivienda.id })).status()).toBe(
+    201,
+  )
+
+  await loginAs(page, 'superadmin', '/planing')
+  await page.getByRole('button', { name: /^Empresa:/ }).click()
+  await page.getByRole('list', { name: 'Empresas disponibles' }).getByRole('button', { name: empresa.nombre }).click()
+  await expect(page.getByRole('button', { name: `Empresa: ${empresa.nombre}` })).toBeVisible()
+  await page.getByRole('button', { name: 'Nueva tarea' }).click()
+  const form = page.getByRole('dialog', { name: 'Nueva Tarea' })
+  await form.getByLabel('Título').fill(unique('Paseo'))
+  await form.getByLabel('Descripción').fill('Por el parque')
+  await form.getByLabel('Hora').fill('11:15')
+  const usuarios = form.getByRole('group', { name: 'Usuarios' })
+  await expect(usuarios.getByRole('checkbox', { name: `Rosa ${apellidos}` })).toHaveCount(0)
+  await usuarios.getByLabel('Buscar usuario').fill('Zurita')
+  await usuarios.getByRole('checkbox', { name: `Rosa ${apellidos}` }).check()
+  await page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+  await form.getByRole('button', { name: 'Guardar' }).click()
+  await expect(page).toHaveURL('/')
+  await page.getByLabel('Correo').fill('superadmin@demo.es')
+  await page.getByLabel('Contraseña', { exact: true }).fill('Demo1234')
+  await page.getByRole('button', { name: 'Entrar' }).click()
+  await expect(form.getByText('Se ha recuperado lo que estabas escribiendo cuando se cerró la sesión.')).toBeVisible()
+  // Back with the search empty: the resident is not among the first hundred, and is named, not numbered.
+  await expect(usuarios.getByRole('checkbox', { name: `Rosa ${apellidos}` })).toBeChecked()
+  await expect(usuarios.getByText(/^Usuario \d+$/)).toHaveCount(0)
+  await expectAccessible(page)
+})

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query'
 import type { CalendarioDia, Empresa, PlaningTarea, PlaningTareaForm, Usuario } from '@vb/shared'
 import { madridDay, madridTime } from '@vb/shared/dates'
 import { can } from '@vb/shared/permissions'
@@ -249,9 +249,22 @@ function UsuariosField({
   const found = residentes.data?.items ?? []
   const total = residentes.data?.total ?? 0
   const shown = new Set(found.map((u) => u.id))
+  // Chosen residents that neither this list nor the task names: a form given back after a login (lib/drafts.ts)
+  // with residents found by a search. Each is read, so it is named by its name rather than by its number.
+  const unnamed = todos ? [] : chosen.filter((c) => !shown.has(c) && !names.has(c))
+  const read = useQueries({
+    queries: unnamed.map((c) => ({
+      queryKey: ['usuarios', 'planing', 'uno', c],
+      queryFn: () => api.get<Usuario>(`/usuarios/${c}`),
+      staleTime: 30_000,
+    })),
+  })
+  const readNames = new Map(read.flatMap((r) => (r.data ? [[r.data.id, r.data] as const] : [])))
   const apart = todos
     ? []
-    : chosen.filter((c) => !shown.has(c)).map((c) => names.get(c) ?? { id: c, nombre: `Usuario ${c}`, apellidos: '' })
+    : chosen
+        .filter((c) => !shown.has(c))
+        .map((c) => names.get(c) ?? readNames.get(c) ?? { id: c, nombre: `Usuario ${c}`, apellidos: '' })
   const option = (u: Persona) => (
     <Form.Check
       key={u.id}
