@@ -1,6 +1,6 @@
 import { LOGIN_FAILED_MESSAGE, passwordMessages, RECUPERAR_MESSAGE } from '@vb/shared/auth'
 import { BORRADOR_RECUPERADO_MESSAGE, SESION_TERMINADA_MESSAGE } from '@vb/shared/core'
-import { accounts, DEMO_PASSWORD, expect, expectAccessible, loginAs, test, unique } from './fixtures'
+import { accounts, DEMO_PASSWORD, expect, expectAccessible, fillLogin, invalidateToken, loginAs, test, unique } from './fixtures'
 
 const storage = (page: import('@playwright/test').Page) =>
   page.evaluate(() => ({
@@ -11,12 +11,6 @@ const storage = (page: import('@playwright/test').Page) =>
     empresas: localStorage.getItem('empresas'),
     requiereCambioPassword: localStorage.getItem('requiereCambioPassword'),
   }))
-
-async function fillLogin(page: import('@playwright/test').Page, email: string, password: string) {
-  await page.getByLabel('Correo').fill(email)
-  await page.getByLabel('Contraseña', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Entrar' }).click()
-}
 
 test.describe('Login (SPEC §2.17)', () => {
   for (const who of ['superadmin', 'admin', 'empleado'] as const) {
@@ -136,7 +130,7 @@ test.describe('A session that ends, and a screen opened without one (DECISIONS A
     await expect(page.getByRole('heading', { level: 1, name: 'Presupuestos' })).toBeVisible()
     // The token stops being valid (it expired, or the password changed elsewhere) while the screen is open: the
     // screen's next call (the bell's poll, every 15 s at the latest) answers 401.
-    await page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+    await invalidateToken(page)
     await expect(page).toHaveURL('/', { timeout: 20_000 })
     await expect(page.getByText(SESION_TERMINADA_MESSAGE)).toBeVisible()
     expect((await storage(page)).token).toBeNull()
@@ -158,7 +152,7 @@ test.describe('A session that ends, and a screen opened without one (DECISIONS A
     const nombre = unique('Calle Recuperada')
     await alta.getByLabel('Dirección').fill(nombre)
     // The token stops being valid while the form is open: saving answers 401.
-    await page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+    await invalidateToken(page)
     await alta.getByRole('button', { name: 'Guardar' }).click()
     await expect(page).toHaveURL('/')
     await expect(page.getByText(SESION_TERMINADA_MESSAGE)).toBeVisible()
@@ -193,7 +187,7 @@ test.describe('A session that ends, and a screen opened without one (DECISIONS A
     await loginAs(page, 'admin', '/viviendas')
     await page.getByRole('button', { name: 'Nueva vivienda' }).click()
     await page.getByRole('dialog').getByLabel('Dirección').fill('Calle de Otra Persona 1')
-    await page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+    await invalidateToken(page)
     await page.getByRole('dialog').getByRole('button', { name: 'Guardar' }).click()
     await expect(page.getByText(SESION_TERMINADA_MESSAGE)).toBeVisible()
     await fillLogin(page, accounts.superadmin, DEMO_PASSWORD)
@@ -202,7 +196,7 @@ test.describe('A session that ends, and a screen opened without one (DECISIONS A
     await expect(page.getByRole('dialog')).toHaveCount(0)
     // Dropped at that login: the first worker, back later in the same tab, does not get it either. The
     // second session ends too, on a search (no form open).
-    await page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+    await invalidateToken(page)
     await page.getByLabel('Buscar vivienda').fill('Calle')
     await expect(page.getByText(SESION_TERMINADA_MESSAGE)).toBeVisible()
     await fillLogin(page, accounts.admin, DEMO_PASSWORD)

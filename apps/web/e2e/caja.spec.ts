@@ -2,10 +2,14 @@ import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { BORRADOR_RECUPERADO_MESSAGE } from '@vb/shared/core'
 import {
+  accounts,
   atWidth,
+  DEMO_PASSWORD,
   expect,
   expectAccessible,
   expectFitsAndAccessible,
+  fillLogin,
+  invalidateToken,
   loginAs,
   newResident,
   ROLES_AND_WIDTHS,
@@ -18,6 +22,17 @@ import {
 const saldo = (page: Page) => page.getByTestId('saldo')
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text })
 const rowMenu = (page: Page, concepto: string) => page.getByRole('button', { name: new RegExp(`^Acciones de ${concepto} \\(`) })
+/** Opens the edit dialog of the movement `concepto` from its row's menu. */
+async function openEdit(page: Page, concepto: string) {
+  await rowMenu(page, concepto).click()
+  await page.getByRole('button', { name: 'Editar' }).click()
+  const edicion = page.getByRole('dialog', { name: 'Editar Movimiento' })
+  await expect(edicion).toBeVisible()
+  return edicion
+}
+/** The one resident with one movement, 'Paga semanal' of 20 €, on its cash screen as an EMPLEADO. */
+const conPagaSemanal = (page: Page) =>
+  residentOn(page, 'empleado', 'caja', [{ concepto: 'Paga semanal', cantidad: '20.00', fecha: '2026-11-02' }])
 /** A 1×1 PNG: its magic bytes are what the server checks. */
 const png = {
   name: 'ticket.png',
@@ -141,13 +156,9 @@ test('an admin keeps a resident’s cash exact to the cent, with a receipt, a ra
 })
 
 test('the second of two people editing one movement gets a clear 409 instead of overwriting', async ({ page }) => {
-  const resident = await residentOn(page, 'empleado', 'caja', [
-    { concepto: 'Paga semanal', cantidad: '20.00', fecha: '2026-11-02' },
-  ])
+  const resident = await conPagaSemanal(page)
   const movimiento = resident.created[0]!
-  await rowMenu(page, 'Paga semanal').click()
-  await page.getByRole('button', { name: 'Editar' }).click()
-  const edicion = page.getByRole('dialog', { name: 'Editar Movimiento' })
+  const edicion = await openEdit(page, 'Paga semanal')
   await expect(edicion.getByLabel('Cantidad (€)')).toHaveValue('20,00')
   expect((await resident.api.patch(`/caja-usuario/${movimiento.id}`, { cantidad: '25' })).status()).toBe(200)
   await edicion.getByLabel('Cantidad (€)').fill('30')
@@ -163,22 +174,16 @@ test('the second of two people editing one movement gets a clear 409 instead of 
 test('an edit open when the session ends opens again after the login, and its version still guards the save', async ({
   page,
 }) => {
-  const resident = await residentOn(page, 'empleado', 'caja', [
-    { concepto: 'Paga semanal', cantidad: '20.00', fecha: '2026-11-02' },
-  ])
+  const resident = await conPagaSemanal(page)
   const movimiento = resident.created[0]!
-  await rowMenu(page, 'Paga semanal').click()
-  await page.getByRole('button', { name: 'Editar' }).click()
-  const edicion = page.getByRole('dialog', { name: 'Editar Movimiento' })
+  const edicion = await openEdit(page, 'Paga semanal')
   await edicion.getByLabel('Cantidad (€)').fill('30')
   await edicion.getByLabel('Concepto').fill('Paga semanal de noviembre')
   // The token stops being valid; the next call (the bell's poll, or a save) answers 401.
-  await page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+  await invalidateToken(page)
   await edicion.getByRole('button', { name: 'Guardar cambios' }).click()
   await expect(page).toHaveURL('/')
-  await page.getByLabel('Correo').fill('empleado@demo.es')
-  await page.getByLabel('Contraseña', { exact: true }).fill('Demo1234')
-  await page.getByRole('button', { name: 'Entrar' }).click()
+  await fillLogin(page, accounts.empleado, DEMO_PASSWORD)
   await expect(page).toHaveURL(`/caja/${resident.nif}`)
   const otraVez = page.getByRole('dialog', { name: 'Editar Movimiento' })
   await expect(otraVez.getByText(BORRADOR_RECUPERADO_MESSAGE)).toBeVisible()
@@ -192,8 +197,7 @@ test('an edit open when the session ends opens again after the login, and its ve
   await page.getByRole('button', { name: 'Descartar cambios' }).click()
   await expect(row(page, 'Paga semanal')).toContainText('+25,00 €')
   // Opened again from the list, the form holds the record as it is now and says nothing about a recovery.
-  await rowMenu(page, 'Paga semanal').click()
-  await page.getByRole('button', { name: 'Editar' }).click()
+  await openEdit(page, 'Paga semanal')
   await expect(edicion.getByLabel('Cantidad (€)')).toHaveValue('25,00')
   await expect(edicion.getByText(BORRADOR_RECUPERADO_MESSAGE)).toHaveCount(0)
 })

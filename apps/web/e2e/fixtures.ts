@@ -38,6 +38,19 @@ export async function loginAs(
   return body
 }
 
+/** Fills the login screen (the page is on it) and presses Entrar. */
+export async function fillLogin(page: Page, email: string, password: string) {
+  await page.getByLabel('Correo').fill(email)
+  await page.getByLabel('Contraseña', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Entrar' }).click()
+}
+
+/**
+ * The stored token stops being valid while a screen is open (it expired, or the password changed elsewhere): the
+ * screen's next call answers 401 (DECISIONS A3).
+ */
+export const invalidateToken = (page: Page) => page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+
 /** The API called as a demo account, for arranging data (data seeded through the API). */
 export async function apiAs(page: Page, who: Account) {
   const res = await page.request.post('/api/auth/trabajadores/login', { data: { email: accounts[who], password: DEMO_PASSWORD } })

@@ -1,5 +1,19 @@
 import type { Page } from '@playwright/test'
-import { type Account, apiAs, expect, expectAccessible, loginAs, randomNif, test, unique, uniqueWord } from './fixtures'
+import {
+  type Account,
+  accounts,
+  apiAs,
+  DEMO_PASSWORD,
+  expect,
+  expectAccessible,
+  fillLogin,
+  invalidateToken,
+  loginAs,
+  randomNif,
+  test,
+  unique,
+  uniqueWord,
+} from './fixtures'
 
 /** SPEC §2.9, DECISIONS D1, D4: the monthly task calendar (a 42-cell grid, an agenda below 768 px). */
 
@@ -246,12 +260,10 @@ test('a new task being written when the session ends opens again after the login
   await residente.check()
   const nombre = (await residente.evaluate((e) => (e as HTMLInputElement).labels?.[0]?.textContent ?? '')).trim()
   expect(nombre).not.toBe('')
-  await page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+  await invalidateToken(page)
   await form.getByRole('button', { name: 'Guardar' }).click()
   await expect(page).toHaveURL('/')
-  await page.getByLabel('Correo').fill('admin@demo.es')
-  await page.getByLabel('Contraseña', { exact: true }).fill('Demo1234')
-  await page.getByRole('button', { name: 'Entrar' }).click()
+  await fillLogin(page, accounts.admin, DEMO_PASSWORD)
   await expect(page).toHaveURL('/planing')
   await expect(form.getByText('Se ha recuperado lo que estabas escribiendo cuando se cerró la sesión.')).toBeVisible()
   await expect(form.getByLabel('Título')).toHaveValue(titulo)
@@ -295,12 +307,10 @@ test('a recovered task names the residents it had, also one found by a search be
   await expect(usuarios.getByRole('checkbox', { name: `Rosa ${apellidos}` })).toHaveCount(0)
   await usuarios.getByLabel('Buscar usuario').fill('Zurita')
   await usuarios.getByRole('checkbox', { name: `Rosa ${apellidos}` }).check()
-  await page.evaluate(() => localStorage.setItem('token', 'caducado.token.value'))
+  await invalidateToken(page)
   await form.getByRole('button', { name: 'Guardar' }).click()
   await expect(page).toHaveURL('/')
-  await page.getByLabel('Correo').fill('superadmin@demo.es')
-  await page.getByLabel('Contraseña', { exact: true }).fill('Demo1234')
-  await page.getByRole('button', { name: 'Entrar' }).click()
+  await fillLogin(page, accounts.superadmin, DEMO_PASSWORD)
   await expect(form.getByText('Se ha recuperado lo que estabas escribiendo cuando se cerró la sesión.')).toBeVisible()
   // Back with the search empty: the resident is not among the first hundred, and is named, not numbered.
   await expect(usuarios.getByRole('checkbox', { name: `Rosa ${apellidos}` })).toBeChecked()
