@@ -1,10 +1,15 @@
 import type { Page } from '@playwright/test'
+import { BORRADOR_RECUPERADO_MESSAGE } from '@vb/shared/core'
 import {
+  accounts,
   apiAs,
   atWidth,
+  DEMO_PASSWORD,
   expect,
   expectAccessible,
   expectFitsAndAccessible,
+  fillLogin,
+  invalidateToken,
   loginAs,
   newResident,
   pdfFile,
@@ -193,3 +198,33 @@ for (const [who, width] of ROLES_AND_WIDTHS) {
     await expectFitsAndAccessible(page, width)
   })
 }
+
+test('a new document with its file uploaded, open when the session ends, comes back with the file and saves', async ({
+  page,
+}) => {
+  const resident = await residentOn(page, 'admin', 'documentacion')
+  await page.getByRole('button', { name: 'Nuevo Documento' }).click()
+  const alta = page.getByRole('dialog', { name: 'Nuevo Documento' })
+  await alta.getByLabel('Título').fill('Informe médico')
+  await alta.getByLabel('o sube un archivo').setInputFiles(pdfFile('informe-medico.pdf'))
+  await expect(alta.getByText('informe-medico.pdf')).toBeVisible()
+  await invalidateToken(page)
+  await alta.getByRole('button', { name: 'Guardar' }).click()
+  await expect(page).toHaveURL('/')
+  await fillLogin(page, accounts.admin, DEMO_PASSWORD)
+  await expect(page).toHaveURL(`/documentacion/${resident.nif}`)
+  await expect(alta.getByText(BORRADOR_RECUPERADO_MESSAGE)).toBeVisible()
+  await expect(alta.getByLabel('Título')).toHaveValue('Informe médico')
+  // The file uploaded before the session ended is still the one attached, named.
+  await expect(alta.getByText('informe-medico.pdf')).toBeVisible()
+  await alta.getByRole('button', { name: 'Guardar' }).click()
+  await expect(alta).toBeHidden()
+  await expect(page.getByText('Documento creado correctamente')).toBeVisible()
+  // The document carries that file: its link serves the PDF.
+  const href = (await row(page, 'Informe médico')
+    .getByRole('link', { name: 'Abrir Informe médico' })
+    .getAttribute('href')) as string
+  const file = await page.request.get(href)
+  expect(file.status()).toBe(200)
+  expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-')
+})

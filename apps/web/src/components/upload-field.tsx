@@ -23,6 +23,13 @@ interface UploadFieldProps<T extends FieldValues, C, O> {
   failureNote?: string
 }
 
+/**
+ * The files this tab has uploaded, by reference, so a field names the file it holds, also in a form given back
+ * after a login (lib/drafts.ts) rather than as 'Archivo subido'. Only a form whose value is that reference shows it, and only the worker who
+ * uploaded it gets such a form back.
+ */
+const uploadedHere = new Map<string, Upload>()
+
 const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('es-ES')} KB`
 
 /**
@@ -45,7 +52,6 @@ export function UploadField<T extends FieldValues, C, O>({
   const errorId = `${id}-error`
   const fileInput = useRef<HTMLInputElement>(null)
   const [uploading, setUploading] = useState(false)
-  const [uploaded, setUploaded] = useState<Upload | null>(null)
   const value = (form.watch(name) as string | null | undefined) ?? ''
   const { error } = form.getFieldState(name, form.formState)
   const reference = value ? uploadIdOf(value) : null
@@ -68,7 +74,7 @@ export function UploadField<T extends FieldValues, C, O>({
     setUploading(true)
     try {
       const upload = await api.upload<Upload>(file)
-      setUploaded(upload)
+      uploadedHere.set(upload.url, upload)
       set(upload.url)
     } catch (err) {
       failed(errorMessage(err))
@@ -78,9 +84,9 @@ export function UploadField<T extends FieldValues, C, O>({
     }
   }
 
-  const fileName =
-    uploaded && uploaded.url === value ? uploaded.nombre : current?.origen === 'subido' && reference ? current.nombre : null
-  const fileSize = uploaded && uploaded.url === value ? uploaded.tamano : current?.tamano
+  const mine = uploadedHere.get(value)
+  const fileName = mine ? mine.nombre : current?.origen === 'subido' && reference ? current.nombre : null
+  const fileSize = mine ? mine.tamano : current?.tamano
 
   return (
     <Form.Group>
