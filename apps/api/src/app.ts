@@ -151,7 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const [name, value] of securityHeaderList) reply.raw.setHeader(name, value)
     done()
   })
-  const serveSpa = await registerWebDelivery(app, options.webDist)
+  const webRoot = await registerWebDelivery(app, options.webDist)
   await app.register(jwt, {
     secret: options.jwtSecret,
     sign: { algorithm: 'HS256', expiresIn: deps.tokenTtl },
@@ -218,7 +218,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   )
 
-  registerNotFound(app, serveSpa)
+  registerNotFound(app, webRoot)
   return app
 }
 

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
 import { AppError, defaultMessages, type ErrorBody, type ErrorCode, statusByCode, uploadMessages } from '@vb/shared'
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
@@ -137,13 +139,31 @@ export function registerErrorHandling(app: FastifyInstance): void {
   })
 }
 
-/** Unknown API paths answer A3's 404; other GETs get the web app when it is served (SPA fallback). */
-export function registerNotFound(app: FastifyInstance, serveSpa: boolean): void {
+/**
+ * What a page URL gets while a new build is being written in place (`npm run build` empties the folder first, for
+ * a few seconds): 503 with Retry-After, and a page that says so and loads again by itself, instead of a bare 404.
+ */
+export const ACTUALIZANDO_HTML =
+  '<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+  '<meta http-equiv="refresh" content="5"><title>Actualizando</title></head><body style="font-family:system-ui,sans-serif;margin:2rem">' +
+  '<p>La aplicación se está actualizando. La página se volverá a cargar en unos segundos.</p></body></html>'
+
+/** Unknown API paths answer A3's 404; other GETs get the web app when it is served from `webRoot` (SPA fallback). */
+export function registerNotFound(app: FastifyInstance, webRoot: string | null): void {
+  const index = webRoot && path.join(webRoot, 'index.html')
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? ''
     // A missing file (an old hashed asset, a typo) is a 404, not the app: only page URLs get index.html.
     const looksLikeFile = /\.[a-z0-9]{1,8}$/i.test(pathname) || pathname.startsWith('/assets/')
-    if (serveSpa && request.method === 'GET' && !pathname.startsWith('/api/') && pathname !== '/api' && !looksLikeFile) {
+    if (index && request.method === 'GET' && !pathname.startsWith('/api/') && pathname !== '/api' && !looksLikeFile) {
+      if (!existsSync(index)) {
+        return reply
+          .code(503)
+          .header('Retry-After', '5')
+          .header('Cache-Control', 'no-store')
+          .type('text/html')
+          .send(ACTUALIZANDO_HTML)
+      }
       return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html')
     }
     return reply.code(404).send(body('NOT_FOUND'))

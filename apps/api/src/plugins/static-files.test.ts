@@ -7,6 +7,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, describe, expect, it } from 'vitest'
 import { createNotificaciones } from '../modules/notificaciones/notificaciones.service'
 import { testApp } from '../test/scenario'
+import { ACTUALIZANDO_HTML } from './errors'
 
 /** What the server sends a phone, on a small stand-in for the built web app (the real build is checked by dist.test.ts). */
 
@@ -114,6 +115,28 @@ describe('web app files', () => {
     } finally {
       writeWithCompressed(path.join(webDist, 'index.html'), indexHtml)
     }
+  })
+
+  it('answers a page URL with 503 and a page that reloads itself while a new build is being written in place', async () => {
+    for (const f of ['index.html', 'index.html.br', 'index.html.gz']) rmSync(path.join(webDist, f))
+    try {
+      for (const url of ['/', '/usuarios', '/caja/12345678Z?page=2']) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } })
+        expect(res.statusCode, url).toBe(503)
+        expect(res.headers['retry-after'], url).toBe('5')
+        expect(res.headers['cache-control'], url).toBe('no-store')
+        expect(res.headers['content-type'], url).toContain('text/html')
+        expect(res.body, url).toBe(ACTUALIZANDO_HTML)
+        expect(res.body).toContain('La aplicación se está actualizando.')
+        expect(res.body).toContain('<meta http-equiv="refresh" content="5">')
+      }
+      // Files and the API answer as always.
+      expect((await t.app.inject({ method: 'GET', url: '/assets/index-C0nT3nt5.js' })).statusCode).toBe(200)
+      expect((await t.app.inject({ method: 'GET', url: '/api/no-existe' })).json().code).toBe('NOT_FOUND')
+    } finally {
+      writeWithCompressed(path.join(webDist, 'index.html'), indexHtml)
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/usuarios' })).statusCode).toBe(200)
   })
 
   it('never sends a file from outside the build, a hidden file or a folder listing', async () => {

@@ -23,9 +23,9 @@ export const COMPRESS_THRESHOLD = 1024
  *   new index.html went out naming chunks the server had never listed (404), a blank page until a restart.
  *
  * Registered before the routes: the compression hook attaches to routes declared after it.
- * Returns whether the web app is served (then unknown page URLs fall back to index.html).
+ * Returns the folder of the web app it serves, or null (then unknown page URLs fall back to its index.html).
  */
-export async function registerWebDelivery(app: FastifyInstance, webDist: string | undefined): Promise<boolean> {
+export async function registerWebDelivery(app: FastifyInstance, webDist: string | undefined): Promise<string | null> {
   await app.register(compress, {
     encodings: ['br', 'gzip'],
     threshold: COMPRESS_THRESHOLD,
@@ -33,7 +33,7 @@ export async function registerWebDelivery(app: FastifyInstance, webDist: string 
     globalDecompression: false,
   })
 
-  if (!webDist || !existsSync(path.join(webDist, 'index.html'))) return false
+  if (!webDist || !existsSync(path.join(webDist, 'index.html'))) return null
   const root = path.resolve(webDist)
   await app.register(fastifyStatic, {
     root,
@@ -52,5 +52,5 @@ export async function registerWebDelivery(app: FastifyInstance, webDist: string 
       reply.header('Vary', 'Accept-Encoding')
     },
   })
-  return true
+  return root
 }
