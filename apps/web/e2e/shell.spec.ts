@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { apiAs, expect, loginAs, test } from './fixtures'
+import { apiAs, expect, expectAccessible, loginAs, test } from './fixtures'
 
 const MAIN = [
   'Empresas',
@@ -385,6 +385,39 @@ test.describe('A new version put on the server while a page is open', () => {
     await expect(page.getByText('Se ha producido un error inesperado')).toBeHidden()
     // Still logged in, on the new page.
     await expect(page.getByRole('button', { name: /^Empresa:/ })).toBeVisible()
+  })
+
+  test('a page left open says when a new version is on the server, and reloads only when asked', async ({ page }) => {
+    await loginAs(page, 'admin', '/viviendas')
+    await expect(page.getByRole('button', { name: 'Nueva vivienda' })).toBeVisible()
+    const notice = page.getByText('Hay una versión nueva de la aplicación.')
+    // The tab shown again asks the server: the same version, nothing said.
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')))
+    await page.waitForTimeout(300)
+    await expect(notice).toHaveCount(0)
+    // A new build is put on the server: its index.html names another entry script.
+    await page.route('/', async (route) => {
+      if (route.request().isNavigationRequest()) return route.fallback()
+      const res = await route.fetch()
+      const body = (await res.text()).replace(/\/assets\/index-[^"]+\.js/, '/assets/index-NuevaVersion.js')
+      return route.fulfill({ response: res, body })
+    })
+    await page.getByRole('button', { name: 'Nueva vivienda' }).click()
+    await page.getByRole('dialog').getByLabel('Dirección').fill('Calle sin guardar 1')
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')))
+    await expect(notice).toBeVisible()
+    // Nothing reloads by itself: what is being typed stays.
+    await mark(page)
+    await page.waitForTimeout(300)
+    await expect(page.getByRole('dialog').getByLabel('Dirección')).toHaveValue('Calle sin guardar 1')
+    expect(await marked(page)).toBe(true)
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click()
+    await page.getByRole('button', { name: 'Descartar cambios' }).click()
+    await expectAccessible(page)
+    await page.getByRole('button', { name: 'Recargar' }).click()
+    await expect(page.getByRole('button', { name: 'Nueva vivienda' })).toBeVisible()
+    expect(await marked(page)).toBe(false)
+    await expect(notice).toHaveCount(0)
   })
 
   test('a screen that fails to load with no new version shows the error screen and does not reload', async ({ page }) => {

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { entryScript, newVersionDeployed, newVersionState, reloadOnNewVersion } from './new-version'
+import {
+  entryScript,
+  NEW_VERSION_CHECK_MS,
+  newVersionDeployed,
+  newVersionState,
+  reloadOnNewVersion,
+  watchForNewVersion,
+} from './new-version'
 
 const index = (entry: string) =>
   `<!doctype html><html lang="es"><head><script type="module" crossorigin src="${entry}"></script><link rel="modulepreload" href="/assets/react-1.js"></head><body><div id="root"></div></body></html>`
@@ -86,5 +93,69 @@ describe('reloadOnNewVersion', () => {
     document.head.innerHTML =
       '<link rel="modulepreload" href="/assets/x.js"><script type="module" crossorigin src="/assets/index-Bk.js"></script>'
     expect(entryScript(document)).toBe('/assets/index-Bk.js')
+  })
+})
+
+describe('watchForNewVersion', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    document.head.innerHTML = ''
+  })
+
+  /** A window whose server serves `entries` one after another at '/', shown or hidden as `visible` says. */
+  function tab(entries: string[]) {
+    document.head.innerHTML = '<script type="module" src="/assets/index-A.js"></script>'
+    let visible = true
+    let served = 0
+    const fetch = vi.fn(async () => new Response(index(entries[Math.min(served++, entries.length - 1)] as string)))
+    const win = {
+      document: {
+        get visibilityState() {
+          return visible ? 'visible' : 'hidden'
+        },
+        querySelector: (selector: string) => document.querySelector(selector),
+        addEventListener: (type: string, listener: EventListener) => document.addEventListener(type, listener),
+        removeEventListener: (type: string, listener: EventListener) => document.removeEventListener(type, listener),
+      },
+      fetch,
+      setInterval: window.setInterval.bind(window),
+      clearInterval: window.clearInterval.bind(window),
+    } as unknown as Window
+    return { win, fetch, hide: (h: boolean) => (visible = !h) }
+  }
+
+  it('asks every ten minutes while shown, and says so once when another version is served', async () => {
+    vi.useFakeTimers()
+    const t = tab(['/assets/index-A.js', '/assets/index-B.js'])
+    const onDeployed = vi.fn()
+    const stop = watchForNewVersion(onDeployed, t.win)
+    expect(t.fetch).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(NEW_VERSION_CHECK_MS)
+    expect(t.fetch).toHaveBeenCalledTimes(1)
+    expect(onDeployed).not.toHaveBeenCalled()
+    // Hidden, it does not ask.
+    t.hide(true)
+    await vi.advanceTimersByTimeAsync(NEW_VERSION_CHECK_MS)
+    expect(t.fetch).toHaveBeenCalledTimes(1)
+    // Shown again: it asks at once, finds the new version, and stops asking.
+    t.hide(false)
+    document.dispatchEvent(new Event('visibilitychange'))
+    await vi.waitFor(() => expect(onDeployed).toHaveBeenCalledTimes(1))
+    await vi.advanceTimersByTimeAsync(3 * NEW_VERSION_CHECK_MS)
+    document.dispatchEvent(new Event('visibilitychange'))
+    expect(t.fetch).toHaveBeenCalledTimes(2)
+    expect(onDeployed).toHaveBeenCalledTimes(1)
+    stop()
+  })
+
+  it('stops when asked to (the screen closed)', async () => {
+    vi.useFakeTimers()
+    const t = tab(['/assets/index-B.js'])
+    const onDeployed = vi.fn()
+    watchForNewVersion(onDeployed, t.win)()
+    await vi.advanceTimersByTimeAsync(2 * NEW_VERSION_CHECK_MS)
+    document.dispatchEvent(new Event('visibilitychange'))
+    expect(t.fetch).not.toHaveBeenCalled()
+    expect(onDeployed).not.toHaveBeenCalled()
   })
 })

@@ -9,6 +9,13 @@
  * rooms), shows the error screen with its 'Recargar' button instead, and a reload can never loop.
  */
 
+/** How often an open page asks whether a new version is on the server (and each time its tab is shown again). */
+export const NEW_VERSION_CHECK_MS = 10 * 60_000
+
+/** Said above the screen when a new version is on the server: the worker reloads when it suits them. */
+export const NUEVA_VERSION_MESSAGE =
+  'Hay una versión nueva de la aplicación. Guarda lo que estés haciendo y recarga la página para usarla.'
+
 /** What the page is doing about a screen that failed to load. The error screen stays blank while it is not 'idle'. */
 export type NewVersionState = 'idle' | 'checking' | 'reloading'
 
@@ -44,6 +51,34 @@ export async function newVersionDeployed(current: string | null, fetchIndex: () 
   } catch {
     return false
   }
+}
+
+/** The index.html the server serves now, never from a cache. */
+const fetchIndex = (win: Window) => () => win.fetch('/', { cache: 'no-store', headers: { Accept: 'text/html' } })
+
+/**
+ * Calls `onDeployed` once when the server is found to serve another version than this page's: every
+ * NEW_VERSION_CHECK_MS while the tab is shown, and whenever it is shown again. Returns the function that stops it.
+ */
+export function watchForNewVersion(onDeployed: () => void, win: Window = window): () => void {
+  const current = entryScript(win.document)
+  let stopped = false
+  const check = () => {
+    if (stopped || win.document.visibilityState !== 'visible') return
+    void newVersionDeployed(current, fetchIndex(win)).then((deployed) => {
+      if (!deployed || stopped) return
+      stop()
+      onDeployed()
+    })
+  }
+  const timer = win.setInterval(check, NEW_VERSION_CHECK_MS)
+  win.document.addEventListener('visibilitychange', check)
+  function stop() {
+    stopped = true
+    win.clearInterval(timer)
+    win.document.removeEventListener('visibilitychange', check)
+  }
+  return stop
 }
 
 /**

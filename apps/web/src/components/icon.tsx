@@ -1,3 +1,4 @@
+import arrowClockwise from 'bootstrap-icons/icons/arrow-clockwise.svg?raw'
 import arrowDownUp from 'bootstrap-icons/icons/arrow-down-up.svg?raw'
 import arrowLeft from 'bootstrap-icons/icons/arrow-left.svg?raw'
 import bell from 'bootstrap-icons/icons/bell.svg?raw'
@@ -80,6 +81,7 @@ const svgs = {
   upload,
   'file-earmark-arrow-down': fileEarmarkArrowDown,
   'x-circle': xCircle,
+  'arrow-clockwise': arrowClockwise,
   'arrow-down-up': arrowDownUp,
   'arrow-left': arrowLeft,
   bell,

@@ -13,6 +13,7 @@ import { useTrabajador } from '../../lib/use-session'
 import { paths } from '../paths'
 import { useRouteTitle } from '../root-layout'
 import { CompanySwitcher } from './company-switcher'
+import { NewVersionNotice } from './new-version-notice'
 import { NotificationBell } from './notification-bell'
 import { SideMenu } from './side-menu'
 import { UserMenu } from './user-menu'
@@ -86,6 +87,7 @@ export function Shell() {
         </header>
         <main id="contenido" className="flex-grow-1 py-4" tabIndex={-1}>
           <Container fluid="xxl" className="px-3 px-md-4">
+            <NewVersionNotice />
             <SessionExpiryNotice />
             <h1 className="h3 mb-4">{title}</h1>
             <Outlet />
