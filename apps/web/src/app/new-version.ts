@@ -6,7 +6,8 @@
  *
  * It reloads only when the server's index.html names another entry script than the one this page runs: a
  * file missing from the version this page already has, or a network that is down (a phone between two
- * rooms), shows the error screen with its 'Recargar' button instead, and a reload can never loop.
+ * rooms), shows the error screen with its 'Recargar' button instead, and a reload can never loop. A page that
+ * needs no new code is told instead, and reloads when the worker chooses (watchForNewVersion, the shell's notice).
  */
 
 /** How often an open page asks whether a new version is on the server (and each time its tab is shown again). */
@@ -91,12 +92,10 @@ export function reloadOnNewVersion(win: Window = window): void {
   win.addEventListener('vite:preloadError', () => {
     if (state !== 'idle') return
     setState('checking')
-    void newVersionDeployed(current, () => win.fetch('/', { cache: 'no-store', headers: { Accept: 'text/html' } })).then(
-      (deployed) => {
-        if (!deployed) return setState('idle')
-        setState('reloading')
-        win.location.reload()
-      },
-    )
+    void newVersionDeployed(current, fetchIndex(win)).then((deployed) => {
+      if (!deployed) return setState('idle')
+      setState('reloading')
+      win.location.reload()
+    })
   })
 }

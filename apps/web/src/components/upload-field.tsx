@@ -25,8 +25,8 @@ interface UploadFieldProps<T extends FieldValues, C, O> {
 
 /**
  * The files this tab has uploaded, by reference, so a field names the file it holds, also in a form given back
- * after a login (lib/drafts.ts) rather than as 'Archivo subido'. Only a form whose value is that reference shows it, and only the worker who
- * uploaded it gets such a form back.
+ * after a login (lib/drafts.ts) rather than as 'Archivo subido'. Only a form whose value is that reference shows
+ * it, and only the worker who uploaded it gets such a form back.
  */
 const uploadedHere = new Map<string, Upload>()
 
