@@ -205,6 +205,37 @@ test.describe('A session that ends, and a screen opened without one (DECISIONS A
     await expect(page.getByRole('dialog')).toHaveCount(0)
   })
 
+  test('the company chosen in the top bar is chosen again after the login, for the same worker only', async ({ page }) => {
+    const empresa = (nombre: string) => page.getByRole('button', { name: `Empresa: ${nombre}` })
+    const choose = async (nombre: string) => {
+      await page.getByRole('button', { name: /^Empresa:/ }).click()
+      await page.getByRole('list', { name: 'Empresas disponibles' }).getByRole('button', { name: nombre }).click()
+      await expect(empresa(nombre)).toBeVisible()
+    }
+    /** The session ends on a search of the list, and `who` logs in again. */
+    const endAndLogIn = async (q: string, who: keyof typeof accounts) => {
+      await invalidateToken(page)
+      await page.getByLabel('Buscar usuario').fill(q)
+      await expect(page.getByText(SESION_TERMINADA_MESSAGE)).toBeVisible()
+      await fillLogin(page, accounts[who], DEMO_PASSWORD)
+      await expect(page).toHaveURL(`/usuarios?q=${q}`)
+    }
+    await loginAs(page, 'admin', '/usuarios')
+    await choose('Fundación Vivir Acompañados')
+    await endAndLogIn('a', 'admin')
+    await expect(empresa('Fundación Vivir Acompañados')).toBeVisible()
+    await expect(page.getByRole('cell', { name: 'Calle Alcalá 120, Madrid' }).first()).toBeVisible()
+    await expect(page.getByRole('cell', { name: 'Calle Mayor 12, 2º A, Valencia' })).toHaveCount(0)
+    // All of the worker's companies is a choice too.
+    await choose('Todas mis empresas')
+    await endAndLogIn('e', 'admin')
+    await expect(empresa('Todas mis empresas')).toBeVisible()
+    // Another worker logging in starts at the first company, as always.
+    await choose('Fundación Vivir Acompañados')
+    await endAndLogIn('o', 'superadmin')
+    await expect(empresa('Hogares Mediterráneo S.L.')).toBeVisible()
+  })
+
   test('the last ten minutes of a session are said above the screen and in an open form', async ({ page }) => {
     await page.clock.install()
     await loginAs(page, 'admin', '/viviendas')
