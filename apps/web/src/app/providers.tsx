@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { ToastProvider } from '../components/toasts'
-import { empresaAlTerminar, type LoginState, sesionTerminada } from '../features/auth/login-state'
+import { type LoginState, sesionTerminada } from '../features/auth/login-state'
 import { setUnauthenticatedHandler } from '../lib/api-client'
 import { drafts } from '../lib/drafts'
 import { createQueryClient } from '../lib/query-client'
@@ -19,14 +19,12 @@ export const queryClient = createQueryClient({
 // DECISIONS A3: a 401 on an authenticated call clears the stored session and goes to the login screen, which says
 // why and, once logged in again, returns to the screen the worker was on (the router's state, never storage), where
 // the company chosen in the top bar is chosen again and a form that was open with typed changes opens again with
-// them (login-state.ts, lib/drafts.ts: memory only).
+// them (lib/drafts.ts, memory only).
 setUnauthenticatedHandler(() => {
   const { pathname, search } = router.state.location
   if (pathname !== paths.login) {
     sesionTerminada.mark()
-    const owner = session.trabajador()?.id
-    drafts.keep(owner, pathname)
-    empresaAlTerminar.keep(owner, session.empresa())
+    drafts.keep(session.trabajador()?.id, pathname, session.empresa())
   }
   session.clear()
   queryClient.clear()

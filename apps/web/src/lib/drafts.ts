@@ -1,8 +1,9 @@
 /**
- * What was typed in an open form when the session ended. A 401 clears the stored session and goes to the login
- * (DECISIONS A3), which returns to the screen once the worker logs in again; the form's values are kept here until
- * then, in this tab's memory only (never in storage), and only for the worker who typed them: on a shared computer
- * another worker's login drops them. The form that kept them reopens with them (the resource kit's CrudPage).
+ * What a session left when it ended: the values typed in an open form and the company chosen in the top bar. A 401
+ * clears the stored session and goes to the login (DECISIONS A3), which returns to the screen once the worker logs
+ * in again; both are kept here until then, in this tab's memory only (never in storage), and only for the worker
+ * who left them: on a shared computer another worker's login drops them. The login chooses the company again
+ * (login-page.tsx) and the form that kept its values reopens with them (useResourceForm's `keep`).
  */
 
 /** A form's typed values, with the record it edits (null: a new one). */
@@ -13,16 +14,21 @@ export interface Draft {
   values: unknown
 }
 
-interface Kept extends Draft {
+/** The company chosen in the top bar (null: all of the worker's companies). */
+export type EmpresaElegida = { id: number; nombre: string } | null
+
+interface Left {
   owner: number
-  /** The screen's path, without its query. */
-  path: string
+  /** The company to choose again at the login; undefined once chosen. */
+  empresa?: EmpresaElegida
+  /** The open form's values, with the screen's path (without its query); null once given back. */
+  draft: (Draft & { path: string }) | null
 }
 
 type Source = () => Draft
 
 const sources = new Set<Source>()
-let kept: Kept | null = null
+let left: Left | null = null
 
 export const drafts = {
   /**
@@ -36,32 +42,48 @@ export const drafts = {
     }
   },
 
-  /** The session of `owner` ends on `path`: the values of the open form with typed changes are kept. */
-  keep(owner: number | undefined, path: string): void {
+  /** The session of `owner` ends on `path`, with `empresa` chosen: that, and the open form with typed changes, are kept. */
+  keep(owner: number | undefined, path: string, empresa: EmpresaElegida): void {
     const [source] = sources
-    kept = owner !== undefined && source ? { ...source(), owner, path } : null
+    left =
+      owner === undefined
+        ? null
+        : {
+            owner,
+            empresa: empresa && { id: empresa.id, nombre: empresa.nombre },
+            draft: source ? { ...source(), path } : null,
+          }
   },
 
-  /** The draft of `form` on `path` for `owner`, once. A draft of another worker is dropped. */
+  /**
+   * A login: what another worker left is dropped at once. Returns the company `owner` had chosen when the session
+   * ended, once, or undefined (the login's own choice stands).
+   */
+  loggedIn(owner: number): EmpresaElegida | undefined {
+    if (left?.owner !== owner) {
+      left = null
+      return undefined
+    }
+    const { empresa } = left
+    left.empresa = undefined
+    return empresa
+  },
+
+  /** The draft of `form` on `path` for `owner`, once. What another worker left is dropped. */
   take(owner: number | undefined, path: string, form: string): Draft | null {
-    if (!kept) return null
-    if (kept.owner !== owner) {
-      kept = null
+    if (!left) return null
+    if (left.owner !== owner) {
+      left = null
       return null
     }
-    if (kept.path !== path || kept.form !== form) return null
-    const { form: f, record, values } = kept
-    kept = null
-    return { form: f, record, values }
-  },
-
-  /** A login: what another worker typed is dropped at once. */
-  loggedIn(owner: number): void {
-    if (kept && kept.owner !== owner) kept = null
+    const draft = left.draft
+    if (!draft || draft.path !== path || draft.form !== form) return null
+    left.draft = null
+    return { form: draft.form, record: draft.record, values: draft.values }
   },
 
   /** Drops whatever is kept (a logout). */
   clear(): void {
-    kept = null
+    left = null
   },
 }

@@ -15,7 +15,7 @@ import { ApiError } from '../../lib/api-client'
 import { drafts } from '../../lib/drafts'
 import { session } from '../../lib/session'
 import { login } from './api'
-import { empresaAlTerminar, returnTo, sesionTerminada } from './login-state'
+import { returnTo, sesionTerminada } from './login-state'
 
 /**
  * The login's validation (the shared schema, SPEC §5) loads when the user starts typing, not with the page:
@@ -59,8 +59,8 @@ export function LoginPage() {
       const { token, trabajador } = await login(values)
       session.start(token, trabajador)
       sesionTerminada.clear()
-      drafts.loggedIn(trabajador.id)
-      const empresa = empresaAlTerminar.take(trabajador.id)
+      // The company chosen when the session ended, if it was this worker's (lib/drafts.ts).
+      const empresa = drafts.loggedIn(trabajador.id)
       if (empresa !== undefined) session.setEmpresa(empresa)
       // SPEC §4: a temporary password must be changed first. Otherwise the screen that sent the worker here, if any.
       navigate(trabajador.passwordTemporal ? '/cambiar-password' : returnTo(state, '/inicio'), { replace: true })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { empresaAlTerminar, returnTo, sesionTerminada } from './login-state'
+import { returnTo, sesionTerminada } from './login-state'
 
 describe('the login screen returns to where the worker was', () => {
   it('returns to a screen of this app, with its query, or to the fallback', () => {
@@ -31,19 +31,5 @@ describe('the login screen returns to where the worker was', () => {
     expect(sesionTerminada.get()).toBe(true)
     sesionTerminada.clear()
     expect(sesionTerminada.get()).toBe(false)
-  })
-
-  it('gives the company chosen when the session ended back to the same worker once, and to nobody else', () => {
-    empresaAlTerminar.keep(3, { id: 2, nombre: 'Fundación Vivir Acompañados' })
-    expect(empresaAlTerminar.take(3)).toEqual({ id: 2, nombre: 'Fundación Vivir Acompañados' })
-    expect(empresaAlTerminar.take(3)).toBeUndefined()
-    // All of the worker's companies is a choice too.
-    empresaAlTerminar.keep(3, null)
-    expect(empresaAlTerminar.take(3)).toBeNull()
-    empresaAlTerminar.keep(3, { id: 2, nombre: 'Fundación Vivir Acompañados' })
-    expect(empresaAlTerminar.take(4)).toBeUndefined()
-    expect(empresaAlTerminar.take(3)).toBeUndefined()
-    empresaAlTerminar.keep(undefined, { id: 2, nombre: 'Fundación Vivir Acompañados' })
-    expect(empresaAlTerminar.take(3)).toBeUndefined()
   })
 })

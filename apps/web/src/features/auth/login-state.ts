@@ -22,27 +22,6 @@ export const sesionTerminada = {
   },
 }
 
-type EmpresaElegida = { id: number; nombre: string } | null
-let empresaKept: { owner: number; empresa: EmpresaElegida } | null = null
-
-/**
- * The company chosen in the top bar when a session ended (null: all of the worker's companies), so that the same
- * worker's next login returns to the screen as it was: the login would otherwise choose the first company (SPEC §3
- * storage is cleared on a 401). Memory only; another worker's login drops it. The top bar checks the choice with
- * the server as always (a company no longer reachable falls back to all of them).
- */
-export const empresaAlTerminar = {
-  keep(owner: number | undefined, empresa: EmpresaElegida) {
-    empresaKept = owner === undefined ? null : { owner, empresa: empresa && { id: empresa.id, nombre: empresa.nombre } }
-  },
-  /** The company to choose again after `owner` has logged in, or undefined (the login's own choice stands). */
-  take(owner: number): EmpresaElegida | undefined {
-    const kept = empresaKept
-    empresaKept = null
-    return kept && kept.owner === owner ? kept.empresa : undefined
-  },
-}
-
 /** Screens a login never returns to: the login itself and the password screens. */
 const NOT_A_RETURN = ['/', '/cambiar-password', '/cambiar-password-con-actual', '/recuperar-contraseña']
 
