@@ -290,9 +290,9 @@ test('a recovered task names the residents it had, also one found by a search be
     expect(res.status()).toBe(201)
   }
   const apellidos = uniqueWord('Zurita')
-  expect((await api.post('/usuarios', { nombre: 'Rosa', apellidos, nif: randomNif(), viviendaId: vivienda.id })).status()).toBe(
-    201,
-  )
+  const rosa = await api.post('/usuarios', { nombre: 'Rosa', apellidos, nif: randomNif(), viviendaId: vivienda.id })
+  expect(rosa.status()).toBe(201)
+  const rosaId: number = (await rosa.json()).id
 
   await loginAs(page, 'superadmin', '/planing')
   await page.getByRole('button', { name: /^Empresa:/ }).click()
@@ -310,10 +310,18 @@ test('a recovered task names the residents it had, also one found by a search be
   await invalidateToken(page)
   await form.getByRole('button', { name: 'Guardar' }).click()
   await expect(page).toHaveURL('/')
+  const asked: string[] = []
+  page.on('request', (r) => {
+    const url = new URL(r.url())
+    if (url.pathname.startsWith('/api/usuarios')) asked.push(`${url.pathname}${url.search}`)
+  })
   await fillLogin(page, accounts.superadmin, DEMO_PASSWORD)
   await expect(form.getByText('Se ha recuperado lo que estabas escribiendo cuando se cerró la sesión.')).toBeVisible()
   // Back with the search empty: the resident is not among the first hundred, and is named, not numbered.
   await expect(usuarios.getByRole('checkbox', { name: `Rosa ${apellidos}` })).toBeChecked()
   await expect(usuarios.getByText(/^Usuario \d+$/)).toHaveCount(0)
+  // Read with the list's filter by ids, in one request.
+  expect(asked.filter((u) => u.includes(`ids=${rosaId}`))).toHaveLength(1)
+  expect(asked).not.toContain(`/api/usuarios/${rosaId}`)
   await expectAccessible(page)
 })

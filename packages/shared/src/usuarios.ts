@@ -1,5 +1,5 @@
 import { optionalUrl, PERSON_NAME, requiredId, requiredText } from './common'
-import { idFilter, listQuerySchema } from './list'
+import { idFilter, idListQuery, listQuerySchema } from './list'
 import { hasNifShape, isValidNif } from './nif'
 import { pirBadgeSchema, pirStatusSchema } from './pir'
 import { z } from './zod-es'
@@ -97,6 +97,8 @@ export const usuarioSortFields = ['nombre', 'apellidos', 'nif', 'gradoDependenci
 export const usuarioListQuerySchema = listQuerySchema(usuarioSortFields).extend({
   empresaId: idFilter,
   viviendaId: idFilter,
+  /** These residents only (up to 100, comma-joined): a form naming the residents it holds, in one request. */
+  ids: idListQuery,
   nif: z.string().trim().max(20).optional(),
   /** Residents whose PIR has expired, or expires within 30 days (the start page's links). */
   pir: z.enum(['caducado', 'aviso']).optional(),

@@ -16,7 +16,7 @@ import {
   usuarioSchema,
   usuarioUpdateSchema,
 } from '@vb/shared'
-import { type AnyColumn, eq, type Placeholder, type SQL, sql } from 'drizzle-orm'
+import { type AnyColumn, eq, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { DbOrTx, Tx } from '../../db/client'
 import { uploads, usuarios, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
@@ -119,6 +119,7 @@ export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioLi
       ? sql`${usuarios.viviendaId} in (select v.id from viviendas v where v.empresa_id = ${query.empresaId})`
       : undefined,
     query.viviendaId !== undefined ? eq(usuarios.viviendaId, query.viviendaId) : undefined,
+    query.ids ? inArray(usuarios.id, query.ids) : undefined,
     query.nif ? eq(usuarios.nif, normalizeNif(query.nif)) : undefined,
     query.q ? searchMatches(usuarios.busqueda, query.q, trigramCounts(deps.db, usuarios.busqueda)) : undefined,
     // The start page's links: residents whose PIR has expired or expires within 30 days (SPEC §4).

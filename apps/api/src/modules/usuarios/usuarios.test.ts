@@ -159,6 +159,29 @@ describe('GET /api/usuarios', () => {
     expect((await t.as(admin, { method: 'GET', url: `/api/usuarios?viviendaId=${homeB.id}` })).json()).toEqual([])
   })
 
+  it('reads the residents named by ids in one request, never beyond the actor’s scope', async () => {
+    const u1 = await makeUsuario(t.db, homeA1.id)
+    const u2 = await makeUsuario(t.db, homeA2.id)
+    const other = await makeUsuario(t.db, homeA1.id)
+    const foreign = await makeUsuario(t.db, homeB.id)
+    const homeless = await makeUsuario(t.db, null)
+    const url = `/api/usuarios?ids=${u1.id},${u2.id},${foreign.id},${homeless.id}&sort=nombre`
+    const asAdmin = await t.as(admin, { method: 'GET', url })
+    expect(ids(asAdmin).sort()).toEqual([u1.id, u2.id].sort())
+    expect(asAdmin.headers['x-total-count']).toBe('2')
+    expect(ids(asAdmin)).not.toContain(other.id)
+    const asSuperadmin = await t.as(superadmin, { method: 'GET', url })
+    expect(ids(asSuperadmin).sort()).toEqual([u1.id, u2.id, foreign.id, homeless.id].sort())
+    // With the other filters, as any filter: the company's residents among them.
+    const inA = await t.as(superadmin, { method: 'GET', url: `${url}&empresaId=${empresaA.id}` })
+    expect(ids(inA).sort()).toEqual([u1.id, u2.id].sort())
+    for (const bad of ['1,a', '0', '1,,2', Array.from({ length: 101 }, (_, i) => i + 1).join(',')]) {
+      const res = await t.as(admin, { method: 'GET', url: `/api/usuarios?ids=${bad}` })
+      expect(res.statusCode).toBe(400)
+      expect(res.json().fieldErrors.ids).toBe('Identificador no válido')
+    }
+  })
+
   it('rejects a bad query with 400 and requires a token', async () => {
     const bad = await t.as(superadmin, { method: 'GET', url: '/api/usuarios?sort=edad&page=0' })
     expect(bad.statusCode).toBe(400)

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query'
 import type { CalendarioDia, Empresa, PlaningTarea, PlaningTareaForm, Usuario } from '@vb/shared'
 import { madridDay, madridTime } from '@vb/shared/dates'
+import { MAX_PAGE_SIZE } from '@vb/shared/list'
 import { can } from '@vb/shared/permissions'
 import { planingColor, planingMessages, planingTareaCreateSchema, TODOS, usuarioColor } from '@vb/shared/planing'
 import { useId, useState } from 'react'
@@ -67,6 +68,10 @@ function useResidentes(empresaId: number | undefined, q: string) {
     placeholderData: keepPreviousData,
   })
 }
+
+/** `items` in runs of `size`. */
+const chunks = <T,>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
 /** The worker's companies, when no company is chosen in the top bar and the task needs one. */
 function useEmpresas(enabled: boolean) {
@@ -250,16 +255,17 @@ function UsuariosField({
   const total = residentes.data?.total ?? 0
   const shown = new Set(found.map((u) => u.id))
   // Chosen residents that neither this list nor the task names: a form given back after a login (lib/drafts.ts)
-  // with residents found by a search. Each is read, so it is named by its name rather than by its number.
+  // with residents found by a search. They are read by their ids (a hundred a request), so that each is named by
+  // its name rather than by its number.
   const unnamed = todos ? [] : chosen.filter((c) => !shown.has(c) && !names.has(c))
   const read = useQueries({
-    queries: unnamed.map((c) => ({
-      queryKey: ['usuarios', 'planing', 'uno', c],
-      queryFn: () => api.get<Usuario>(`/usuarios/${c}`),
+    queries: chunks(unnamed, MAX_PAGE_SIZE).map((ids) => ({
+      queryKey: ['usuarios', 'planing', 'ids', ids],
+      queryFn: () => api.list<Usuario>('/usuarios', { ids: ids.join(','), pageSize: ids.length }),
       staleTime: 30_000,
     })),
   })
-  const readNames = new Map(read.flatMap((r) => (r.data ? [[r.data.id, r.data] as const] : [])))
+  const readNames = new Map(read.flatMap((r) => r.data?.items.map((u) => [u.id, u] as const) ?? []))
   const apart = todos
     ? []
     : chosen
