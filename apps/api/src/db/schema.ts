@@ -362,7 +362,9 @@ export const notificaciones = pgTable(
   },
   (t) => [
     index('notificaciones_trabajador_idx').on(t.trabajadorId, t.fechaNotificacion),
-    uniqueIndex('notificaciones_dedupe_unique').on(t.trabajadorId, t.dedupeKey),
+    // The key first: the daily PIR run asks, per batch of residents, which of their keys were sent to anyone
+    // (pir.service.ts notSentYet), a few hundred probes here where the worker first took a scan of the table.
+    uniqueIndex('notificaciones_dedupe_unique').on(t.dedupeKey, t.trabajadorId),
   ],
 )
 

@@ -39,7 +39,7 @@ const CHUNK = 1000
  * streams hear of it (DECISIONS D9). Inside a transaction the announcement leaves only on commit.
  *
  * Rows with a `dedupeKey` are created at most once per worker and key (DECISIONS D3): the unique index
- * (trabajador_id, dedupe_key) decides with INSERT … ON CONFLICT DO NOTHING, so any number of processes or
+ * (dedupe_key, trabajador_id) decides with INSERT … ON CONFLICT DO NOTHING, so any number of processes or
  * requests racing on the same rows create each once, and only the rows really inserted are returned and
  * announced. Rows are inserted in (worker, key) order, so two racing inserts of overlapping sets wait for
  * each other in one order and never deadlock.

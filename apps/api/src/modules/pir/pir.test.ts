@@ -1,6 +1,6 @@
 import { and, desc, eq, like, sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { documentosUsuario, notificaciones } from '../../db/schema'
+import { documentosUsuario, notificaciones, trabajadorEmpresas } from '../../db/schema'
 import { scheduleDaily, untilNextRun } from '../../lib/daily'
 import type { TestWorker } from '../../test/build-test-app'
 import { makeDocumento, makeUsuario } from '../../test/factories'
@@ -136,6 +136,24 @@ describe('PIR notifications (SPEC §4, DECISIONS D3)', () => {
       expect(await ofWorker(w, 'Carrera Veinte')).toEqual([
         { titulo: 'PIR próximo a caducar', descripcion: 'El PIR de Concurrente Carrera Veinte caduca en 10 días.', tipo: 'PIR' },
       ])
+    }
+  })
+
+  it('a worker linked to the company after a warning was sent gets it at the next run; the others do not again', async () => {
+    const u = await makeUsuario(t.db, homeA, { nombre: 'Tardía', apellidos: 'Vinculo Nuevo' })
+    await makeDocumento(t.db, u.id, { titulo: 'PIR', fecha: new Date('2026-04-01T09:00:00Z') })
+    expect(await notifyPir(t.db, clock, [u.id])).toBe(3)
+    expect(await ofWorker(otherCompany, 'Vinculo Nuevo')).toEqual([])
+    await t.db.insert(trabajadorEmpresas).values({ trabajadorId: otherCompany.id, empresaId: scenario.empresaA.id })
+    try {
+      expect(await notifyPir(t.db, clock, [u.id])).toBe(1)
+      const caducado = { titulo: 'PIR caducado', descripcion: 'El PIR de Tardía Vinculo Nuevo ha caducado.', tipo: 'PIR' }
+      for (const w of [admin, empleado, superLinked, otherCompany]) expect(await ofWorker(w, 'Vinculo Nuevo')).toEqual([caducado])
+      expect(await notifyPir(t.db, clock, [u.id])).toBe(0)
+    } finally {
+      await t.db
+        .delete(trabajadorEmpresas)
+        .where(and(eq(trabajadorEmpresas.trabajadorId, otherCompany.id), eq(trabajadorEmpresas.empresaId, scenario.empresaA.id)))
     }
   })
 
