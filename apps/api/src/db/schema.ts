@@ -361,7 +361,11 @@ export const notificaciones = pgTable(
     descartadaEn: timestamp({ withTimezone: true }),
   },
   (t) => [
-    index('notificaciones_trabajador_idx').on(t.trabajadorId, t.fechaNotificacion),
+    // A worker's bell, newest first (fecha desc, id desc: this index read backwards, 20 rows), its bounded count
+    // (migration 0017 adds INCLUDE (descartada_en), which Drizzle cannot declare, so the count reads the index
+    // alone), and the cascade of a worker's deletion. Without the id, the daily PIR run's thousands of warnings
+    // of one instant were all read and sorted to show 20.
+    index('notificaciones_trabajador_idx').on(t.trabajadorId, t.fechaNotificacion, t.id),
     // The key first: the daily PIR run asks, per batch of residents, which of their keys were sent to anyone
     // (pir.service.ts notSentYet), a few hundred probes here where the worker first took a scan of the table.
     uniqueIndex('notificaciones_dedupe_unique').on(t.dedupeKey, t.trabajadorId),
