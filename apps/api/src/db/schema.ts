@@ -1,4 +1,4 @@
-import { getTableName, sql } from 'drizzle-orm'
+import { type AnyColumn, getTableName, sql } from 'drizzle-orm'
 import {
   type AnyPgColumn,
   boolean,
@@ -254,6 +254,10 @@ export const tareasTrabajador = pgTable(
   ],
 )
 
+/** The budgets' states in the order of their life (SPEC §2.12), the sort by state; indexed as it is written. */
+export const estadoOrden = (estado: AnyColumn) =>
+  sql`(case ${estado} when 'PENDIENTE_APROBACION' then 0 when 'APROBADO' then 1 else 2 end)`
+
 export const presupuestos = pgTable(
   'presupuestos',
   {
@@ -283,8 +287,13 @@ export const presupuestos = pgTable(
     // One home's budgets in one state (the screen's filters) is one index range.
     index('presupuestos_vivienda_estado_idx').on(t.viviendaId, t.estado),
     index('presupuestos_estado_idx').on(t.estado),
-    index('presupuestos_orden_descripcion_idx').on(t.ordenDescripcion, t.id),
-    index('presupuestos_fecha_idx').on(t.fechaPrevista),
+    // Each sort of the screen is one index read in order, with the keys that break its ties (the date, then the
+    // id: lib/resource.ts): a company's page sorted by price or state sorted all of its budgets, and by date read
+    // every budget of the dates it showed (many share one).
+    index('presupuestos_fecha_idx').on(t.fechaPrevista, t.id),
+    index('presupuestos_orden_descripcion_idx').on(t.ordenDescripcion, t.fechaPrevista, t.id),
+    index('presupuestos_precio_idx').on(t.precio, t.fechaPrevista, t.id),
+    index('presupuestos_estado_orden_idx').on(estadoOrden(t.estado), t.fechaPrevista, t.id),
     searchIndex('presupuestos', t.busqueda),
     check('presupuestos_precio_check', sql`${t.precio} > 0`),
     check('presupuestos_estado_check', sql`${t.estado} in ('PENDIENTE_APROBACION', 'APROBADO', 'REALIZADO')`),

@@ -16,7 +16,7 @@ import {
 } from '@vb/shared'
 import { and, eq, gte, lt, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../../db/client'
-import { presupuestos, uploads, viviendas } from '../../db/schema'
+import { estadoOrden, presupuestos, uploads, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { defineResource } from '../../lib/resource'
@@ -87,9 +87,6 @@ function checkFecha(fecha: string | undefined, previous: Date | null, now: Date)
   }
 }
 
-/** SPEC §4 order of the states, for sorting by Estado: pending first, then approved, then done. */
-const estadoOrden = sql`case ${presupuestos.estado} when 'PENDIENTE_APROBACION' then 0 when 'APROBADO' then 1 else 2 end`
-
 const label = (p: Presupuesto) => `${p.descripcion} (${formatMoney(p.precio)})`
 
 /**
@@ -125,7 +122,8 @@ export const presupuestosResource = defineResource({
     descripcion: presupuestos.ordenDescripcion,
     // numeric: compared as a number (a plain SQL key is never folded to text).
     precio: sql`${presupuestos.precio}`,
-    estado: estadoOrden,
+    // SPEC §4 order of the states: pending first, then approved, then done.
+    estado: estadoOrden(presupuestos.estado),
   },
   filters: {
     viviendaId: (id) => eq(presupuestos.viviendaId, id),

@@ -189,6 +189,49 @@ describe('GET /api/presupuestos (SPEC §2.13, DECISIONS A4, P1)', () => {
     expect((await q('fecha=2026-02-30')).statusCode).toBe(400)
   })
 
+  it('reads a company’s page in the order of every sort off an index, sorting none of its budgets', async () => {
+    // Ten companies of 5 homes, 6,000 budgets, many on the same day: the screen's page of one company.
+    const companies = await Promise.all(Array.from({ length: 10 }, () => makeEmpresa(t.db)))
+    const homes = (await Promise.all(companies.flatMap((e) => Array.from({ length: 5 }, () => makeVivienda(t.db, e.id))))).map(
+      (h) => h.id,
+    )
+    await t.db.execute(sql`insert into presupuestos (descripcion, precio, fecha_prevista, estado, vivienda_id)
+      select 'Orden ' || g, 1 + (g * 37) % 900, timestamptz '2027-01-01T10:00:00Z' + ((g * 13) % 60) * interval '1 day',
+             (array['PENDIENTE_APROBACION', 'APROBADO', 'REALIZADO'])[1 + g % 3], (${sql.param(homes)}::int[])[1 + g % ${homes.length}]
+        from generate_series(1, 6000) g`)
+    await t.db.execute(sql`analyze viviendas, presupuestos`)
+    type Query = (config: unknown, values?: unknown) => Promise<{ rows: Array<Record<string, unknown>> }>
+    const client = (t.db as unknown as { $client: { query: Query } }).$client
+    const original = client.query
+    type PlanNode = { 'Node Type': string; Plans?: PlanNode[] }
+    const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)]
+    for (const sort of ['fechaPrevista', 'precio', 'estado', 'descripcion']) {
+      for (const order of ['asc', 'desc']) {
+        const sent: Array<{ text: string; values: unknown[] }> = []
+        client.query = function (this: unknown, config: unknown, values?: unknown) {
+          const c = typeof config === 'string' ? { text: config } : (config as { text: string; values?: unknown[] })
+          sent.push({ text: c.text, values: (values as unknown[]) ?? c.values ?? [] })
+          return original.call(this, config, values)
+        } as Query
+        let res: Awaited<ReturnType<typeof list>>
+        try {
+          res = await list(superadmin, `empresaId=${companies[4]!.id}&sort=${sort}&order=${order}&pageSize=10`)
+        } finally {
+          client.query = original
+        }
+        expect(res.statusCode).toBe(200)
+        expect(ids(res)).toHaveLength(10)
+        const page = sent.find((q) => /from "presupuestos"/.test(q.text) && !/count\(\*\)/i.test(q.text))
+        expect(page, `${sort} ${order}`).toBeDefined()
+        const { rows } = await original.call(client, { text: `explain (format json) ${page!.text}`, values: page!.values })
+        const [explained] = rows[0]!['QUERY PLAN'] as Array<{ Plan: PlanNode }>
+        const types = nodes(explained!.Plan).map((n) => n["Node Type"])
+        expect(types, `${sort} ${order}`).not.toContain('Sort')
+        expect(types, `${sort} ${order}`).not.toContain('Incremental Sort')
+      }
+    }
+  })
+
   it('shows a company’s budgets to its workers only: another company’s list is empty and its budget 404', async () => {
     const foreign = await makePresupuesto(t.db, casaB.id)
     expect(ids(await list(admin, `viviendaId=${casaB.id}`))).toEqual([])
