@@ -225,7 +225,7 @@ describe('GET /api/presupuestos (SPEC §2.13, DECISIONS A4, P1)', () => {
         expect(page, `${sort} ${order}`).toBeDefined()
         const { rows } = await original.call(client, { text: `explain (format json) ${page!.text}`, values: page!.values })
         const [explained] = rows[0]!['QUERY PLAN'] as Array<{ Plan: PlanNode }>
-        const types = nodes(explained!.Plan).map((n) => n["Node Type"])
+        const types = nodes(explained!.Plan).map((n) => n['Node Type'])
         expect(types, `${sort} ${order}`).not.toContain('Sort')
         expect(types, `${sort} ${order}`).not.toContain('Incremental Sort')
       }
