@@ -254,7 +254,7 @@ export const tareasTrabajador = pgTable(
   ],
 )
 
-/** The budgets' states in the order of their life (SPEC §2.12), the sort by state; indexed as it is written. */
+/** The budgets' states in the order of their life (SPEC §4), the sort by state; indexed as it is written. */
 export const estadoOrden = (estado: AnyColumn) =>
   sql`(case ${estado} when 'PENDIENTE_APROBACION' then 0 when 'APROBADO' then 1 else 2 end)`
 
