@@ -259,7 +259,8 @@ async function seed(db: Db): Promise<Seeded> {
   await exec(
     db,
     `insert into presupuestos (descripcion, precio, fecha_prevista, estado, vivienda_id)
-     select 'Presupuesto ' || g, ((g * 37) % 500000 + 100) / 100.0, now() + ((g % 400) - 100 || ' days')::interval,
+     select 'Presupuesto ' || g, ((g * 37) % 500000 + 100) / 100.0,
+            now() + (((g / ${SIZE.homes}) * 37 + g) % 400 - 100 || ' days')::interval,
             (array['PENDIENTE_APROBACION', 'APROBADO', 'REALIZADO'])[1 + (g / ${SIZE.homes}) % 3],
             v.min_id + g % ${SIZE.homes}
        from generate_series(0, ${SIZE.budgets - 1}) g, (select min(id) min_id from viviendas) v`,
@@ -498,6 +499,14 @@ function calls(s: Seeded): Call[] {
       key: 'presupuestos',
       label: "a home's budgets, one state",
       path: `/api/presupuestos?viviendaId=${s.viviendaId}&estado=PENDIENTE_APROBACION&page=1&pageSize=10`,
+      as: 'admin',
+    },
+    // What the budgets screen asks first (presupuestos-page.tsx: the company chosen in the top bar, by planned
+    // date, 10 a page); the call above is the issue's, a home in one state.
+    {
+      key: 'presupuestos-empresa',
+      label: "a company's budgets by date",
+      path: `/api/presupuestos?empresaId=${s.empresaId}&sort=fechaPrevista&order=asc&page=1&pageSize=10`,
       as: 'admin',
     },
     { key: 'notificaciones', label: 'notification poll', path: '/api/notificaciones', as: 'admin' },
