@@ -8,6 +8,7 @@ import { samplePdf } from '../../lib/sample-files'
 import { buildTestApp, type TestApp, type TestWorker } from '../../test/build-test-app'
 import { makeEmpresa, makePresupuesto, makeVivienda } from '../../test/factories'
 import { multipart } from '../../test/files'
+import { planNodes, statementsSent } from '../../test/plans'
 
 /** Today is 21 November 2026, 12:00 in Madrid. */
 const clock = { at: new Date('2026-11-21T11:00:00Z'), now: () => clock.at }
@@ -200,32 +201,16 @@ describe('GET /api/presupuestos (SPEC §2.13, DECISIONS A4, P1)', () => {
              (array['PENDIENTE_APROBACION', 'APROBADO', 'REALIZADO'])[1 + g % 3], (${sql.param(homes)}::int[])[1 + g % ${homes.length}]
         from generate_series(1, 6000) g`)
     await t.db.execute(sql`analyze viviendas, presupuestos`)
-    type Query = (config: unknown, values?: unknown) => Promise<{ rows: Array<Record<string, unknown>> }>
-    const client = (t.db as unknown as { $client: { query: Query } }).$client
-    const original = client.query
-    type PlanNode = { 'Node Type': string; Plans?: PlanNode[] }
-    const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)]
     for (const sort of ['fechaPrevista', 'precio', 'estado', 'descripcion']) {
       for (const order of ['asc', 'desc']) {
-        const sent: Array<{ text: string; values: unknown[] }> = []
-        client.query = function (this: unknown, config: unknown, values?: unknown) {
-          const c = typeof config === 'string' ? { text: config } : (config as { text: string; values?: unknown[] })
-          sent.push({ text: c.text, values: (values as unknown[]) ?? c.values ?? [] })
-          return original.call(this, config, values)
-        } as Query
-        let res: Awaited<ReturnType<typeof list>>
-        try {
-          res = await list(superadmin, `empresaId=${companies[4]!.id}&sort=${sort}&order=${order}&pageSize=10`)
-        } finally {
-          client.query = original
-        }
+        const { result: res, sent } = await statementsSent(t.db, () =>
+          list(superadmin, `empresaId=${companies[4]!.id}&sort=${sort}&order=${order}&pageSize=10`),
+        )
         expect(res.statusCode).toBe(200)
         expect(ids(res)).toHaveLength(10)
         const page = sent.find((q) => /from "presupuestos"/.test(q.text) && !/count\(\*\)/i.test(q.text))
         expect(page, `${sort} ${order}`).toBeDefined()
-        const { rows } = await original.call(client, { text: `explain (format json) ${page!.text}`, values: page!.values })
-        const [explained] = rows[0]!['QUERY PLAN'] as Array<{ Plan: PlanNode }>
-        const types = nodes(explained!.Plan).map((n) => n['Node Type'])
+        const types = (await planNodes(t.db, page!)).map((n) => n['Node Type'])
         expect(types, `${sort} ${order}`).not.toContain('Sort')
         expect(types, `${sort} ${order}`).not.toContain('Incremental Sort')
       }
