@@ -10,6 +10,8 @@ export interface Sent {
 export interface PlanNode {
   'Node Type': string
   'Index Name'?: string
+  /** The table a scan reads. */
+  'Relation Name'?: string
   'Actual Rows'?: number
   Plans?: PlanNode[]
 }

@@ -1,18 +1,14 @@
 import { addDays, type Cuenta, madridDay, madridStartOfDay, type Pendientes, type PendientesQuery } from '@vb/shared'
-import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gte, lt, sql } from 'drizzle-orm'
 import { planingTareas, presupuestos, tareasTrabajador, usuarios } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { cachedCount } from '../../lib/count-cache'
 import { boundedTotal, where } from '../../lib/records'
-import { scopeFor } from '../../lib/scope'
+import { enEmpresa, enEmpresaVisible, scopeFor } from '../../lib/scope'
 import { pirEstadoEs } from '../pir/pir.service'
 
 const cuenta = ({ total, exact }: { total: number; exact: boolean }): Cuenta => ({ total, exacto: exact })
-
-/** `column` holds a home of the company chosen in the top bar (none chosen: no condition). */
-const enEmpresa = (column: unknown, empresaId: number | undefined): SQL | undefined =>
-  empresaId === undefined ? undefined : sql`${column} in (select v.id from viviendas v where v.empresa_id = ${empresaId})`
 
 /**
  * The start page's counts (beyond SPEC: what needs the worker today), for the company chosen in the top bar
@@ -40,7 +36,13 @@ async function countPendientes(deps: AppDeps, actor: Actor, query: PendientesQue
   const desde = madridStartOfDay(hoy)
   const hasta = madridStartOfDay(addDays(hoy, 1))
 
-  const residentes = where(scopeFor(actor, 'usuarios', 'list'), enEmpresa(usuarios.viviendaId, query.empresaId))
+  const { empresaId } = query
+  // The company chosen in the top bar (none: no condition); the caller's own tasks are its own in any home.
+  const tareasEn = empresaId === undefined ? undefined : enEmpresa(tareasTrabajador.viviendaId, empresaId)
+  const residentes = where(
+    scopeFor(actor, 'usuarios', 'list'),
+    empresaId === undefined ? undefined : enEmpresaVisible(actor, usuarios.viviendaId, empresaId),
+  )
   const pir = deps.db
     .select({
       caducados: sql<string>`count(*) filter (where ${pirEstadoEs(usuarios.pirFecha, 'caducado', hoy)})`,
@@ -57,7 +59,7 @@ async function countPendientes(deps: AppDeps, actor: Actor, query: PendientesQue
       planingTareas,
       where(
         scopeFor(actor, 'planing-tareas', 'list'),
-        query.empresaId !== undefined ? eq(planingTareas.empresaId, query.empresaId) : undefined,
+        empresaId !== undefined ? eq(planingTareas.empresaId, empresaId) : undefined,
         gte(planingTareas.fecha, desde),
         lt(planingTareas.fecha, hasta),
       ),
@@ -65,11 +67,7 @@ async function countPendientes(deps: AppDeps, actor: Actor, query: PendientesQue
     boundedTotal(
       deps.db,
       tareasTrabajador,
-      and(
-        eq(tareasTrabajador.trabajadorId, actor.id),
-        eq(tareasTrabajador.completada, false),
-        enEmpresa(tareasTrabajador.viviendaId, query.empresaId),
-      ),
+      and(eq(tareasTrabajador.trabajadorId, actor.id), eq(tareasTrabajador.completada, false), tareasEn),
     ),
     boundedTotal(
       deps.db,
@@ -78,7 +76,7 @@ async function countPendientes(deps: AppDeps, actor: Actor, query: PendientesQue
         eq(tareasTrabajador.trabajadorId, actor.id),
         eq(tareasTrabajador.completada, false),
         lt(tareasTrabajador.fecha, desde),
-        enEmpresa(tareasTrabajador.viviendaId, query.empresaId),
+        tareasEn,
       ),
     ),
     boundedTotal(
@@ -87,7 +85,7 @@ async function countPendientes(deps: AppDeps, actor: Actor, query: PendientesQue
       where(
         scopeFor(actor, 'presupuestos', 'list'),
         eq(presupuestos.estado, 'PENDIENTE_APROBACION'),
-        enEmpresa(presupuestos.viviendaId, query.empresaId),
+        empresaId === undefined ? undefined : enEmpresaVisible(actor, presupuestos.viviendaId, empresaId),
       ),
     ),
   ])

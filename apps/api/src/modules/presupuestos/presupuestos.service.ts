@@ -20,6 +20,7 @@ import { estadoOrden, presupuestos, uploads, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { defineResource } from '../../lib/resource'
+import { enEmpresaVisible } from '../../lib/scope'
 import { archivoOf, type UploadRow } from '../uploads/uploads.service'
 
 /** The columns a budget shows (not its stored search and sort keys). */
@@ -127,7 +128,7 @@ export const presupuestosResource = defineResource({
   },
   filters: {
     viviendaId: (id) => eq(presupuestos.viviendaId, id),
-    empresaId: (id) => sql`${presupuestos.viviendaId} in (select v.id from viviendas v where v.empresa_id = ${id})`,
+    empresaId: (id, actor) => enEmpresaVisible(actor, presupuestos.viviendaId, id),
     estado: (estado) => eq(presupuestos.estado, estado),
     fecha: (day) =>
       and(

@@ -17,7 +17,7 @@ import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
-import { asignableIn, authorize } from '../../lib/scope'
+import { asignableIn, authorize, enEmpresa } from '../../lib/scope'
 import { createNotificaciones } from '../notificaciones/notificaciones.service'
 
 type Row = typeof tareasTrabajador.$inferSelect
@@ -108,7 +108,7 @@ export const tareasTrabajadorResource = defineResource({
     trabajadorId: (id) => eq(tareasTrabajador.trabajadorId, id),
     completada: (done) => eq(tareasTrabajador.completada, done),
     viviendaId: (id) => eq(tareasTrabajador.viviendaId, id),
-    empresaId: (id) => sql`${tareasTrabajador.viviendaId} in (select v.id from viviendas v where v.empresa_id = ${id})`,
+    empresaId: (id) => enEmpresa(tareasTrabajador.viviendaId, id),
   },
   insert: (t, { actor }) => ({
     titulo: t.titulo,

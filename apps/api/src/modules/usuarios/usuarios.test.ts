@@ -12,6 +12,7 @@ import {
   makeUsuario,
   makeVivienda,
 } from '../../test/factories'
+import { planNodes, statementsSent } from '../../test/plans'
 import { testScenario } from '../../test/scenario'
 
 const scenario = await testScenario({
@@ -152,8 +153,20 @@ describe('GET /api/usuarios', () => {
     expect(ids(byNif)).toEqual([u1.id])
     // A part of the NIF is not a match: the filter is exact (the search box uses q).
     expect(ids(await t.as(superadmin, { method: 'GET', url: `/api/usuarios?nif=${u1.nif.slice(0, 5)}` }))).toEqual([])
-    // ADMIN asking for another company's residents gets none.
-    expect((await t.as(admin, { method: 'GET', url: `/api/usuarios?empresaId=${empresaB.id}` })).json()).toEqual([])
+    // ADMIN asking for another company's residents gets none, and PostgreSQL plans no read of the residents to say
+    // so: the filter is `false`, not a subquery beside the scope (which read the whole sort index at a large
+    // operator, 53 ms).
+    await makeUsuario(t.db, homeB.id)
+    const { result: ajenos, sent } = await statementsSent(t.db, () =>
+      t.as(admin, { method: 'GET', url: `/api/usuarios?empresaId=${empresaB.id}&sort=nombre` }),
+    )
+    expect(ajenos.json()).toEqual([])
+    const read = sent.filter((q) => /from "usuarios"/.test(q.text))
+    expect(read.length).toBeGreaterThan(0)
+    for (const statement of read) {
+      const scans = (await planNodes(t.db, statement)).filter((n) => n['Relation Name'] === 'usuarios')
+      expect(scans).toEqual([])
+    }
     const foreign = await makeUsuario(t.db, homeB.id)
     expect((await t.as(admin, { method: 'GET', url: `/api/usuarios?nif=${foreign.nif}` })).json()).toEqual([])
     expect((await t.as(admin, { method: 'GET', url: `/api/usuarios?viviendaId=${homeB.id}` })).json()).toEqual([])
