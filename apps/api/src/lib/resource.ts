@@ -25,7 +25,7 @@ import {
   Unchanged,
   where,
 } from './records'
-import { resourceRules, scopeFor } from './scope'
+import { resourceRules, scopeFor, scopeInEmpresa } from './scope'
 import { selectPage } from './select-rows'
 import { trigramCounts } from './trigram-counts'
 
@@ -326,9 +326,13 @@ export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseL
 
   const statement = (actor: Actor, query: Omit<Q, 'page' | 'pageSize'>, db?: DbOrTx) => {
     const filters = Object.entries(def.filters ?? {}) as Array<[string, (value: unknown, actor: Actor) => SQL | undefined]>
+    // The company of the top bar is the scope's own where the resource's rule has `visibleIn` (lib/scope.ts).
+    const { empresaId } = query as { empresaId?: number }
+    const inEmpresa = empresaId !== undefined && resourceRules[name].visibleIn !== undefined
     const condition = where(
-      scopeFor(actor, name, 'list'),
+      inEmpresa ? scopeInEmpresa(actor, name, 'list', empresaId) : scopeFor(actor, name, 'list'),
       ...filters.map(([field, filter]) => {
+        if (inEmpresa && field === 'empresaId') return undefined
         const value = (query as Record<string, unknown>)[field]
         return value === undefined || value === null ? undefined : filter(value, actor)
       }),

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { cachedCount } from '../../lib/count-cache'
 import { boundedTotal, where } from '../../lib/records'
-import { enEmpresa, enEmpresaVisible, scopeFor } from '../../lib/scope'
+import { enEmpresa, scopeFor, scopeInEmpresa } from '../../lib/scope'
 import { pirEstadoEs } from '../pir/pir.service'
 
 const cuenta = ({ total, exact }: { total: number; exact: boolean }): Cuenta => ({ total, exacto: exact })
@@ -39,10 +39,7 @@ async function countPendientes(deps: AppDeps, actor: Actor, query: PendientesQue
   const { empresaId } = query
   // The company chosen in the top bar (none: no condition); the caller's own tasks are its own in any home.
   const tareasEn = empresaId === undefined ? undefined : enEmpresa(tareasTrabajador.viviendaId, empresaId)
-  const residentes = where(
-    scopeFor(actor, 'usuarios', 'list'),
-    empresaId === undefined ? undefined : enEmpresaVisible(actor, usuarios.viviendaId, empresaId),
-  )
+  const residentes = scopeInEmpresa(actor, 'usuarios', 'list', empresaId)
   const pir = deps.db
     .select({
       caducados: sql<string>`count(*) filter (where ${pirEstadoEs(usuarios.pirFecha, 'caducado', hoy)})`,
@@ -82,11 +79,7 @@ async function countPendientes(deps: AppDeps, actor: Actor, query: PendientesQue
     boundedTotal(
       deps.db,
       presupuestos,
-      where(
-        scopeFor(actor, 'presupuestos', 'list'),
-        eq(presupuestos.estado, 'PENDIENTE_APROBACION'),
-        empresaId === undefined ? undefined : enEmpresaVisible(actor, presupuestos.viviendaId, empresaId),
-      ),
+      where(scopeInEmpresa(actor, 'presupuestos', 'list', empresaId), eq(presupuestos.estado, 'PENDIENTE_APROBACION')),
     ),
   ])
   return {

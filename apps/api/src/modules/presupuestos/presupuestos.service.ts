@@ -20,7 +20,6 @@ import { estadoOrden, presupuestos, uploads, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
 import type { Actor } from '../../lib/actor'
 import { defineResource } from '../../lib/resource'
-import { enEmpresaVisible } from '../../lib/scope'
 import { archivoOf, type UploadRow } from '../uploads/uploads.service'
 
 /** The columns a budget shows (not its stored search and sort keys). */
@@ -126,9 +125,9 @@ export const presupuestosResource = defineResource({
     // SPEC §4 order of the states: pending first, then approved, then done.
     estado: estadoOrden(presupuestos.estado),
   },
+  // `empresaId` (the top bar's company) is the scope's own: the rule's visibleIn (lib/scope.ts).
   filters: {
     viviendaId: (id) => eq(presupuestos.viviendaId, id),
-    empresaId: (id, actor) => enEmpresaVisible(actor, presupuestos.viviendaId, id),
     estado: (estado) => eq(presupuestos.estado, estado),
     fecha: (day) =>
       and(

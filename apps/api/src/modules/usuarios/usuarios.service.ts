@@ -25,7 +25,7 @@ import { countSlot } from '../../lib/count-cache'
 import { ordered, searchMatches } from '../../lib/paging'
 import { boundedTotal, boundedTotalKey, cappedTotal, lockRow, logChange, notFound, pageWindow, where } from '../../lib/records'
 import { defineResource } from '../../lib/resource'
-import { authorize, enEmpresaVisible, resourceRules, scopeFor } from '../../lib/scope'
+import { authorize, resourceRules, scopeFor, scopeInEmpresa } from '../../lib/scope'
 import { selectPage, selectShaped } from '../../lib/select-rows'
 import { trigramCounts } from '../../lib/trigram-counts'
 import { pirBadge, pirEstadoEs, pirFrom, pirStatusOf } from '../pir/pir.service'
@@ -114,8 +114,8 @@ function sortKeys(sort: UsuarioListQuery['sort'], u: SortSource): SQL[] {
  */
 export async function listUsuarios(deps: AppDeps, actor: Actor, query: UsuarioListQuery): Promise<ListPage<UsuarioListItem>> {
   const condition = where(
-    scopeFor(actor, 'usuarios', 'list'),
-    query.empresaId !== undefined ? enEmpresaVisible(actor, usuarios.viviendaId, query.empresaId) : undefined,
+    // The scope, within the top bar's company if one is chosen (the rule's visibleIn).
+    scopeInEmpresa(actor, 'usuarios', 'list', query.empresaId),
     query.viviendaId !== undefined ? eq(usuarios.viviendaId, query.viviendaId) : undefined,
     query.ids ? inArray(usuarios.id, query.ids) : undefined,
     query.nif ? eq(usuarios.nif, normalizeNif(query.nif)) : undefined,

@@ -149,6 +149,14 @@ describe('GET /api/usuarios', () => {
       [u1.id, u2.id].sort(),
     )
     expect(ids(await t.as(superadmin, { method: 'GET', url: `/api/usuarios?viviendaId=${h2.id}` }))).toEqual([u2.id])
+    // An ADMIN of two companies gets the chosen one's residents only, and the other's with the other.
+    const e2 = await makeEmpresa(t.db)
+    const u3 = await makeUsuario(t.db, (await makeVivienda(t.db, e2.id)).id)
+    const adminDeDos = await t.worker('ADMIN', [e.id, e2.id])
+    const deEmpresa = async (id: number) => ids(await t.as(adminDeDos, { method: 'GET', url: `/api/usuarios?empresaId=${id}` }))
+    expect((await deEmpresa(e.id)).sort()).toEqual([u1.id, u2.id].sort())
+    expect(await deEmpresa(e2.id)).toEqual([u3.id])
+    expect((await t.as(adminDeDos, { method: 'GET', url: '/api/usuarios' })).headers['x-total-count']).toBe('3')
     const byNif = await t.as(superadmin, { method: 'GET', url: `/api/usuarios?nif=${u1.nif.toLowerCase()}` })
     expect(ids(byNif)).toEqual([u1.id])
     // A part of the NIF is not a match: the filter is exact (the search box uses q).
