@@ -6,8 +6,16 @@ export const MAX_PAGE_SIZE = 100
 export const DEFAULT_PAGE_SIZE = 10
 /** DECISIONS D13: totals are exact up to this many rows; beyond, the list says 'Más de 10.000'. */
 export const MAX_EXACT_TOTAL = 10_000
+/**
+ * DECISIONS D13 (a list never reads a whole large table to show one page): the deepest row a page may start at; the
+ * server answers a deeper page 400 on `page` (lib/records.ts pageWindow). Past 'Más de 10.000' the pager goes on one
+ * page at a time, so a person gets here after thousands of clicks; a page is an OFFSET, which PostgreSQL pays by
+ * reading every row before it (page 999,999,999 of a large operator's log read its million entries: 1.7 s of a backend
+ * for an empty answer; from the row 100,000, the log's page 14 ms, a worker's budgets 320 ms).
+ */
+export const MAX_LIST_OFFSET = 100_000
 
-const PAGE_MESSAGE = 'La página no es válida'
+export const PAGE_MESSAGE = 'La página no es válida'
 const digits = (message: string) =>
   z
     .string({ error: message })

@@ -141,6 +141,15 @@ describe('GET /api/logs (SPEC §2.11, DECISIONS P1)', () => {
     expect((await list(superadmin, 'fecha=2026-02-30')).json().fieldErrors).toEqual({ fecha: logMessages.fechaInvalida })
     expect((await list(superadmin, 'tipo=borrado')).json().fieldErrors).toEqual({ tipo: logMessages.tipo })
     expect((await list(superadmin, 'pageSize=101')).statusCode).toBe(400)
+    // A page starting past the 100,000th row (DECISIONS D13: an OFFSET reads every row before it) is refused on
+    // `page`; the last one before it is answered.
+    const deep = await list(superadmin, 'page=4002&pageSize=25')
+    expect(deep.statusCode).toBe(400)
+    expect(deep.json().fieldErrors).toEqual({ page: 'La página no es válida' })
+    expect((await list(superadmin, 'page=999999999')).json().fieldErrors).toEqual({ page: 'La página no es válida' })
+    const last = await list(superadmin, 'page=4001&pageSize=25')
+    expect(last.statusCode).toBe(200)
+    expect(last.json()).toEqual([])
   })
 
   it('keeps the names an entry was written with when the worker or the home changes later (DECISIONS L2)', async () => {

@@ -207,6 +207,19 @@ describe('GET /api/usuarios', () => {
     const bad = await t.as(superadmin, { method: 'GET', url: '/api/usuarios?sort=edad&page=0' })
     expect(bad.statusCode).toBe(400)
     expect(Object.keys(bad.json().fieldErrors).sort()).toEqual(['page', 'sort'])
+    // A page past the 100,000th row (DECISIONS D13), searched or not: refused before any statement is sent.
+    for (const qs of ['page=10002', 'page=1002&pageSize=100&q=garcia']) {
+      const { result: deep, sent } = await statementsSent(t.db, () =>
+        t.as(superadmin, { method: 'GET', url: `/api/usuarios?${qs}` }),
+      )
+      expect(deep.statusCode, qs).toBe(400)
+      expect(deep.json().fieldErrors, qs).toEqual({ page: 'La página no es válida' })
+      expect(
+        sent.filter((q) => /from "usuarios"/.test(q.text)),
+        qs,
+      ).toEqual([])
+    }
+    expect((await t.as(superadmin, { method: 'GET', url: '/api/usuarios?page=10001' })).statusCode).toBe(200)
     expect((await t.app.inject({ method: 'GET', url: '/api/usuarios' })).statusCode).toBe(401)
   })
 })

@@ -1,3 +1,4 @@
+import { MAX_LIST_OFFSET } from '@vb/shared/list'
 import { Pagination } from 'react-bootstrap'
 
 /** Page numbers to show: the first, the last and the current one with its neighbours; null marks a gap. */
@@ -31,8 +32,9 @@ interface ListPaginationProps {
 /** SPEC §2.3: numbered pagination with previous and next, and how many rows there are. */
 export function ListPagination({ page, pageSize, total, exact = true, shown, onPage }: ListPaginationProps) {
   const counted = Math.max(1, Math.ceil(total / pageSize))
-  // Past a capped total the list goes on while pages come back full.
-  const last = exact ? counted : Math.max(counted, shown === pageSize ? page + 1 : page)
+  // Past a capped total the list goes on while pages come back full, up to the deepest page the server answers (D13).
+  const deepest = Math.floor(MAX_LIST_OFFSET / pageSize) + 1
+  const last = Math.min(deepest, exact ? counted : Math.max(counted, shown === pageSize ? page + 1 : page))
   const from = shown === 0 ? 0 : (page - 1) * pageSize + 1
   const to = from === 0 ? 0 : from + shown - 1
   const windowPages = pageWindow(page, last)
