@@ -11,7 +11,7 @@ export const MAX_EXACT_TOTAL = 10_000
  * server answers a deeper page 400 on `page` (lib/records.ts pageWindow). Past 'Más de 10.000' the pager goes on one
  * page at a time, so a person gets here after thousands of clicks; a page is an OFFSET, which PostgreSQL pays by
  * reading every row before it (page 999,999,999 of a large operator's log read its million entries: 1.7 s of a backend
- * for an empty answer; from the row 100,000, the log's page 14 ms, a worker's budgets 320 ms).
+ * for an empty answer; from the row 100,000, the log's page 14 ms, an ADMIN's 100,000 budgets 320 ms).
  */
 export const MAX_LIST_OFFSET = 100_000
 
