@@ -14,6 +14,8 @@ export const MAX_EXACT_TOTAL = 10_000
  * for an empty answer; from the row 100,000, the log's page 14 ms, an ADMIN's 100,000 budgets 320 ms).
  */
 export const MAX_LIST_OFFSET = 100_000
+/** The last page of `pageSize` rows that starts at most MAX_LIST_OFFSET rows deep: the server's, the pager's and the URL's. */
+export const deepestPage = (pageSize: number) => Math.floor(MAX_LIST_OFFSET / pageSize) + 1
 
 export const PAGE_MESSAGE = 'La página no es válida'
 const digits = (message: string) =>

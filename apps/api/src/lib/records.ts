@@ -1,4 +1,4 @@
-import { AppError, type ListPage, type logTipoPorCambio, MAX_EXACT_TOTAL, MAX_LIST_OFFSET, PAGE_MESSAGE } from '@vb/shared'
+import { AppError, deepestPage, type ListPage, type logTipoPorCambio, MAX_EXACT_TOTAL, PAGE_MESSAGE } from '@vb/shared'
 import { and, count, eq, getTableName, type SQL, sql } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { DbOrTx, Tx } from '../db/client'
@@ -90,9 +90,8 @@ export async function listPage<T>(
 
 /** OFFSET and LIMIT of a page (page from 1); a page deeper than MAX_LIST_OFFSET rows is a 400 on `page`. */
 export function pageWindow(query: { page: number; pageSize: number }): { limit: number; offset: number } {
-  const offset = (query.page - 1) * query.pageSize
-  if (offset > MAX_LIST_OFFSET) throw new AppError('VALIDATION_FAILED', PAGE_MESSAGE, { page: PAGE_MESSAGE })
-  return { limit: query.pageSize, offset }
+  if (query.page > deepestPage(query.pageSize)) throw new AppError('VALIDATION_FAILED', PAGE_MESSAGE, { page: PAGE_MESSAGE })
+  return { limit: query.pageSize, offset: (query.page - 1) * query.pageSize }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { MAX_PAGE_SIZE } from '@vb/shared/list'
+import { deepestPage, MAX_PAGE_SIZE } from '@vb/shared/list'
 import { permissionMessages } from '@vb/shared/permissions'
 import { Fragment, type Key, lazy, type ReactNode, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { Alert, Button, Card, Form, Table } from 'react-bootstrap'
@@ -47,7 +47,9 @@ export function DataList<T>(props: DataListProps<T>) {
     queryKey: [...queryKey, ALL_ROWS, list.params],
     queryFn: ({ pageParam }) => fetcher({ ...list.params, page: pageParam, pageSize: MAX_PAGE_SIZE }),
     initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.items.length === MAX_PAGE_SIZE ? pages.length + 1 : undefined),
+    // Full pages go on, as deep as the server answers (D13).
+    getNextPageParam: (last, pages) =>
+      last.items.length === MAX_PAGE_SIZE && pages.length < deepestPage(MAX_PAGE_SIZE) ? pages.length + 1 : undefined,
     placeholderData: keepPreviousData,
     enabled: list.all,
   })

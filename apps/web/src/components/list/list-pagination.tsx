@@ -1,4 +1,4 @@
-import { MAX_LIST_OFFSET } from '@vb/shared/list'
+import { deepestPage } from '@vb/shared/list'
 import { Pagination } from 'react-bootstrap'
 
 /** Page numbers to show: the first, the last and the current one with its neighbours; null marks a gap. */
@@ -33,8 +33,7 @@ interface ListPaginationProps {
 export function ListPagination({ page, pageSize, total, exact = true, shown, onPage }: ListPaginationProps) {
   const counted = Math.max(1, Math.ceil(total / pageSize))
   // Past a capped total the list goes on while pages come back full, up to the deepest page the server answers (D13).
-  const deepest = Math.floor(MAX_LIST_OFFSET / pageSize) + 1
-  const last = Math.min(deepest, exact ? counted : Math.max(counted, shown === pageSize ? page + 1 : page))
+  const last = Math.min(deepestPage(pageSize), exact ? counted : Math.max(counted, shown === pageSize ? page + 1 : page))
   const from = shown === 0 ? 0 : (page - 1) * pageSize + 1
   const to = from === 0 ? 0 : from + shown - 1
   const windowPages = pageWindow(page, last)

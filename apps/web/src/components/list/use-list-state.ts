@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@vb/shared/list'
+import { DEFAULT_PAGE_SIZE, deepestPage, MAX_PAGE_SIZE } from '@vb/shared/list'
 import { useCallback, useMemo } from 'react'
 import { useQueryParams } from '../../lib/use-query-params'
 import type { ListParams, SortOrder } from './types'
@@ -31,9 +31,10 @@ export function useListState(
   const orderParam = search.get('order')
   const sort = sortParam ?? defaultSort?.sort
   const order: SortOrder | undefined = orderParam === 'asc' || orderParam === 'desc' ? orderParam : defaultSort?.order
-  const page = positive(search.get('page'), 1_000_000) ?? 1
   const all = search.get('pageSize') === ALL_ROWS
   const pageSize = all ? MAX_PAGE_SIZE : (positive(search.get('pageSize'), MAX_PAGE_SIZE) ?? defaultPageSize)
+  // A page deeper than the server answers (a link kept from long ago, or written by hand) is page 1, as any bad one.
+  const page = positive(search.get('page'), deepestPage(pageSize)) ?? 1
   const filterValues = filterKeys.map((key) => [key, search.get(key) ?? ''] as const)
   const filtersKey = JSON.stringify(filterValues)
 
