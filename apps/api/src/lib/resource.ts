@@ -326,13 +326,13 @@ export function defineList<T extends PgTable & { id: PgColumn }, Q extends BaseL
 
   const statement = (actor: Actor, query: Omit<Q, 'page' | 'pageSize'>, db?: DbOrTx) => {
     const filters = Object.entries(def.filters ?? {}) as Array<[string, (value: unknown, actor: Actor) => SQL | undefined]>
-    // The company of the top bar is the scope's own where the resource's rule has `visibleIn` (lib/scope.ts).
+    // The top bar's company is read with the scope where the resource's rule has `visibleIn` (lib/scope.ts); such a
+    // resource declares no `empresaId` filter of its own.
     const { empresaId } = query as { empresaId?: number }
     const inEmpresa = empresaId !== undefined && resourceRules[name].visibleIn !== undefined
     const condition = where(
       inEmpresa ? scopeInEmpresa(actor, name, 'list', empresaId) : scopeFor(actor, name, 'list'),
       ...filters.map(([field, filter]) => {
-        if (inEmpresa && field === 'empresaId') return undefined
         const value = (query as Record<string, unknown>)[field]
         return value === undefined || value === null ? undefined : filter(value, actor)
       }),

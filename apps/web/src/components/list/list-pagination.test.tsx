@@ -1,5 +1,5 @@
 import { cleanup, render, screen } from '@testing-library/react'
-import { MAX_LIST_OFFSET } from '@vb/shared/list'
+import { deepestPage } from '@vb/shared/list'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ListPagination } from './list-pagination'
 
@@ -17,8 +17,9 @@ describe('ListPagination past a capped total (DECISIONS D13)', () => {
     expect(nextOffered()).toBe(true)
   })
 
-  it('stops at the deepest page the server answers (a page starts at most MAX_LIST_OFFSET rows deep)', () => {
-    const deepest = MAX_LIST_OFFSET / 10 + 1
+  it('stops at the deepest page the server answers (a page starts at most 100,000 rows deep)', () => {
+    const deepest = deepestPage(10)
+    expect(deepest).toBe(10_001)
     render(<ListPagination {...capped} page={deepest - 1} />)
     expect(nextOffered()).toBe(true)
     cleanup()
@@ -26,7 +27,8 @@ describe('ListPagination past a capped total (DECISIONS D13)', () => {
     expect(nextOffered()).toBe(false)
     cleanup()
     // At 100 a page, the same depth is page 1,001.
-    render(<ListPagination {...capped} pageSize={100} shown={100} page={MAX_LIST_OFFSET / 100 + 1} />)
+    expect(deepestPage(100)).toBe(1_001)
+    render(<ListPagination {...capped} pageSize={100} shown={100} page={1_001} />)
     expect(nextOffered()).toBe(false)
   })
 })
