@@ -1,4 +1,5 @@
-import { expect, expectAccessible, loginAs, loginWith, newWorker, test } from './fixtures'
+import { BORRADOR_RECUPERADO_MESSAGE, SESION_TERMINADA_MESSAGE } from '@vb/shared/core'
+import { expect, expectAccessible, fillLogin, invalidateToken, loginAs, loginWith, newWorker, test } from './fixtures'
 
 /** SPEC §2.20 /ficha-trabajador and §2.21 /configuracionUsuario; §2.10, §2.11 for every role. */
 
@@ -117,5 +118,36 @@ test('a worker changes its own name, surnames and e-mail, each unlocked by its p
 
   await main.getByRole('link', { name: 'Cambiar contraseña' }).click()
   await expect(page).toHaveURL('/cambiar-password-con-actual')
+  await worker.api.delete(`/trabajadores/${worker.id}`)
+})
+
+test('what a worker typed in its own settings when the session ended is there after the login', async ({ page }) => {
+  const worker = await newWorker(page)
+  await loginWith(page, worker.email, 'Demo1234', '/configuracionUsuario')
+  const main = page.getByRole('main')
+  await main.getByRole('button', { name: 'Editar apellidos' }).click()
+  await main.getByLabel('Apellidos', { exact: true }).fill('Recuperada Tras Login')
+  // The token stops being valid with the change typed: saving answers 401 and the login takes over.
+  await invalidateToken(page)
+  await main.getByRole('button', { name: 'Guardar cambios' }).click()
+  await expect(page).toHaveURL('/')
+  await expect(page.getByText(SESION_TERMINADA_MESSAGE)).toBeVisible()
+  expect(await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }))).not.toContain('Recuperada')
+  await fillLogin(page, worker.email, 'Demo1234')
+  await expect(page).toHaveURL('/configuracionUsuario')
+  await expect(main.getByText(BORRADOR_RECUPERADO_MESSAGE)).toBeVisible()
+  const apellidos = main.getByLabel('Apellidos', { exact: true })
+  await expect(apellidos).toHaveValue('Recuperada Tras Login')
+  await expect(apellidos).not.toHaveAttribute('readonly', '')
+  // Only what was changed is unlocked.
+  await expect(main.getByLabel('Nombre', { exact: true })).toHaveAttribute('readonly', '')
+  await expectAccessible(page)
+  await main.getByRole('button', { name: 'Guardar cambios' }).click()
+  await expect(page.getByText('Configuración guardada correctamente')).toBeVisible()
+  await expect(main.getByText(BORRADOR_RECUPERADO_MESSAGE)).toHaveCount(0)
+  await expect(apellidos).toHaveValue('Recuperada Tras Login')
+  await expect(apellidos).toHaveAttribute('readonly', '')
+  const saved = await (await worker.api.get(`/trabajadores/${worker.id}`)).json()
+  expect(saved.apellidos).toBe('Recuperada Tras Login')
   await worker.api.delete(`/trabajadores/${worker.id}`)
 })

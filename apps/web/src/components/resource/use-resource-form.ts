@@ -101,8 +101,9 @@ export function useResourceForm<I extends FieldValues>({
 /**
  * A form's part in lib/drafts.ts: while it is open with typed changes it offers them, and when the screen opens
  * with a draft of it for this worker it reopens on its record. Returns the values to reopen with, until it closes.
+ * A form that is the screen itself (own settings) is always open: `show` true.
  */
-function useKeptDraft<I extends FieldValues>(form: UseFormReturn<I, unknown, I>, show: boolean, keep: Options<I>['keep']) {
+export function useKeptDraft<I extends FieldValues>(form: UseFormReturn<I, unknown, I>, show: boolean, keep: Options<I>['keep']) {
   const [draft, setDraft] = useState<I | null>(null)
   const { pathname } = useLocation()
   const owner = useTrabajador()?.id

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useQueryClient } from '@tanstack/react-query'
 import type { AjustesUsuario, Trabajador } from '@vb/shared'
+import { BORRADOR_RECUPERADO_MESSAGE } from '@vb/shared/core'
 import { ajustesUsuarioSchema, trabajadorMessages } from '@vb/shared/trabajadores'
 import { useEffect, useState } from 'react'
 import { Alert, Button, Card, Form, Spinner } from 'react-bootstrap'
@@ -9,6 +10,7 @@ import { Link } from 'react-router'
 import { paths } from '../../app/paths'
 import { formValidation, LockedTextField } from '../../components/form-fields'
 import { Icon } from '../../components/icon'
+import { useKeptDraft } from '../../components/resource/use-resource-form'
 import { useToast } from '../../components/toasts'
 import { ApiError, api } from '../../lib/api-client'
 import { applyFieldErrors, errorMessage } from '../../lib/form-errors'
@@ -49,7 +51,7 @@ function Ajustes({ trabajador }: { trabajador: Trabajador }) {
   const queryClient = useQueryClient()
   const [unlocked, setUnlocked] = useState<ReadonlySet<Field>>(new Set())
   const [failure, setFailure] = useState<string | null>(null)
-  const form = useForm<AjustesUsuario>({
+  const form = useForm<AjustesUsuario, unknown, AjustesUsuario>({
     ...formValidation,
     resolver: zodResolver(ajustesUsuarioSchema),
     defaultValues: { nombre: trabajador.nombre, apellidos: trabajador.apellidos, email: trabajador.email },
@@ -59,6 +61,16 @@ function Ajustes({ trabajador }: { trabajador: Trabajador }) {
   useEffect(() => {
     reset({ nombre: trabajador.nombre, apellidos: trabajador.apellidos, email: trabajador.email })
   }, [trabajador.nombre, trabajador.apellidos, trabajador.email, reset])
+  // What was typed when the session ended comes back after the login (lib/drafts.ts), as in the form dialogs:
+  // the fields that differ from the stored values unlocked, so it counts as typed and 'Guardar cambios' shows.
+  const draft = useKeptDraft(form, true, { name: 'ajustes-usuario', record: trabajador.id, reopen: () => {} })
+  // biome-ignore lint/correctness/useExhaustiveDependencies: applied once, when the draft arrives
+  useEffect(() => {
+    if (!draft) return
+    reset(draft, { keepDefaultValues: true })
+    const stored: AjustesUsuario = { nombre: trabajador.nombre, apellidos: trabajador.apellidos, email: trabajador.email }
+    setUnlocked(new Set(FIELDS.filter((field) => draft[field] !== stored[field])))
+  }, [draft])
 
   const save = form.handleSubmit(async (values) => {
     setFailure(null)
@@ -79,6 +91,11 @@ function Ajustes({ trabajador }: { trabajador: Trabajador }) {
     <Card className="shadow-sm border-0" style={{ maxWidth: 720 }}>
       <Card.Body className="p-4">
         <h2 className="h4 mb-4">Configuración de Usuario</h2>
+        {draft && unlocked.size > 0 && (
+          <Alert variant="info" role="status">
+            {BORRADOR_RECUPERADO_MESSAGE}
+          </Alert>
+        )}
         {failure && (
           <Alert variant="danger" role="alert">
             {failure}
