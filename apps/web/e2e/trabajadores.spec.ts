@@ -163,6 +163,33 @@ test("admin sees only its companies' workers and is offered nothing the API woul
   expect(ajena.status()).toBe(403)
   expect((await ajena.json()).message).toBe('No puedes asignar trabajadores a empresas donde no perteneces.')
 
+  // DECISIONS P1: a worker also in a company the admin does not belong to may be edited but not deleted by it
+  // (deleting would take it from that company too): no 'Eliminar', and the API refuses it.
+  const sa = await apiAs(page, 'superadmin')
+  const empresas: Array<{ id: number; nombre: string }> = await (await sa.get('/empresas?pageSize=100')).json()
+  const idDe = (nombre: string) => empresas.find((e) => e.nombre === nombre)?.id
+  const compartido = uniqueWord('Compartido')
+  const creado = await sa.post('/trabajadores', {
+    nombre: 'Rosa',
+    apellidos: compartido,
+    email: `${compartido.replace(' ', '.').toLowerCase()}@prueba.es`,
+    nif: randomNif(),
+    rol: 'EMPLEADO',
+    empresaIds: [idDe('Hogares Mediterráneo S.L.'), idDe('Residencias del Norte (Asturias)')],
+  })
+  expect(creado.status()).toBe(201)
+  await search(page).fill(compartido)
+  await rowMenu(page, `Rosa ${compartido}`).click()
+  await expect(page.getByRole('button', { name: 'Modificar' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Eliminar' })).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  const borrar = await api.delete(`/trabajadores/${(await creado.json()).trabajador.id}`)
+  expect(borrar.status()).toBe(403)
+  expect((await borrar.json()).message).toBe(
+    'No puedes eliminar un trabajador que también pertenece a empresas donde no perteneces.',
+  )
+  await search(page).fill('')
+
   // Filters by role and state.
   await page.getByLabel('Rol').selectOption({ label: 'Administrador' })
   await expect(row(page, 'Alberto Gómez Sánchez')).toBeVisible()

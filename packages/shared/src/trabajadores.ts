@@ -50,6 +50,10 @@ export const trabajadorMessages = {
   sinEmpresas: 'Sin empresas asociadas',
   cargando: 'Cargando…',
   empresasInvalidas: 'Selecciona empresas válidas',
+  /** DECISIONS P3: an ADMIN creates workers in its own companies, at least one (else none of its lists shows them). */
+  empresaObligatoria: 'Selecciona al menos una empresa',
+  /** DECISIONS P1: deleting a worker also in a company the ADMIN does not belong to would change that company's data. */
+  eliminarOtrasEmpresas: 'No puedes eliminar un trabajador que también pertenece a empresas donde no perteneces.',
   empresaInvalida: 'No se ha encontrado la empresa.',
   foto: 'La foto debe ser un archivo subido o una URL válida',
   /** DECISIONS P3: what a worker may not do to itself. */

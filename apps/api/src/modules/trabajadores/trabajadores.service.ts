@@ -80,6 +80,22 @@ function refuseAdminOnSuperadmin(actor: Actor, row: Pick<Row, 'rol'>, rol?: Rol)
 }
 
 /**
+ * DECISIONS P1: an ADMIN changes only its companies' data, and deleting a worker who is also in another company
+ * takes it (and its tasks there) from that company too. The worker's row is locked, and a link is added or
+ * removed only under that lock (setEmpresa), so the companies read here stay so until the delete commits.
+ */
+async function refuseAdminOnOthersWorker(tx: Tx, actor: Actor, trabajadorId: number) {
+  if (isSuper(actor)) return
+  const links = await tx
+    .select({ empresaId: trabajadorEmpresas.empresaId })
+    .from(trabajadorEmpresas)
+    .where(eq(trabajadorEmpresas.trabajadorId, trabajadorId))
+  if (links.some((l) => !reachesEmpresa(actor, l.empresaId))) {
+    throw new AppError('FORBIDDEN', trabajadorMessages.eliminarOtrasEmpresas)
+  }
+}
+
+/**
  * The worker's photo after a write: the uploaded file the form sent is attached to it (only an unattached
  * file of the actor's own, DECISIONS S5), and a replaced or removed uploaded photo's row goes (its file is
  * removed from disk by the daily sweep, which clears files no row names).
@@ -193,6 +209,7 @@ export const trabajadoresResource = defineResource({
     remove: async ({ actor, tx, row }) => {
       if (row.id === actor.id) throw new AppError('FORBIDDEN', trabajadorMessages.propioEliminar)
       refuseAdminOnSuperadmin(actor, row)
+      await refuseAdminOnOthersWorker(tx, actor, row.id)
       await keepOneSuperadmin(tx, row, { removed: true })
       const foto = await tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.fotoTrabajadorId, row.id))
       return foto.map((f) => f.id)
@@ -294,6 +311,10 @@ export async function createTrabajador(
     () =>
       deps.db.transaction(async (tx: Tx) => {
         const empresaIds = await checkEmpresas(tx, actor, input.empresaIds)
+        // An ADMIN's worker in none of its companies would be out of its reach the moment it was made.
+        if (actor && !isSuper(actor) && empresaIds.length === 0) {
+          throw new AppError('VALIDATION_FAILED', undefined, { empresaIds: trabajadorMessages.empresaObligatoria })
+        }
         const fotoUrl = input.fotoUrl || null
         const [row] = await tx
           .insert(trabajadores)

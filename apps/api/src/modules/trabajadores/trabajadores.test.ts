@@ -74,6 +74,16 @@ describe('POST /api/trabajadores (DECISIONS P3, S1)', () => {
     ).toBe(201)
   })
 
+  it("refuses an ADMIN's worker in no company, which none of its lists would show; a SUPERADMIN's may be", async () => {
+    const none = body({ empresaIds: [] })
+    const res = await t.as(admin, { method: 'POST', url: '/api/trabajadores', payload: none })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().fieldErrors).toEqual({ empresaIds: trabajadorMessages.empresaObligatoria })
+    expect(await t.db.select().from(trabajadores).where(eq(trabajadores.email, none.email))).toEqual([])
+    const bySuper = await t.as(superadmin, { method: 'POST', url: '/api/trabajadores', payload: body({ empresaIds: [] }) })
+    expect(bySuper.statusCode, bySuper.body).toBe(201)
+  })
+
   it('answers 409 for an e-mail already in use (any case) and 400 with SPEC messages', async () => {
     const first = body()
     expect((await t.as(superadmin, { method: 'POST', url: '/api/trabajadores', payload: first })).statusCode).toBe(201)
@@ -527,6 +537,28 @@ describe('deactivating or deleting a worker (DECISIONS S2)', () => {
     expect(
       (await t.as(admin, { method: 'PATCH', url: `/api/trabajadores/${superadmin.id}`, payload: { activo: false } })).statusCode,
     ).toBe(403)
+  })
+
+  it('refuses an ADMIN deleting a worker who is also in a company it does not belong to (DECISIONS P1)', async () => {
+    const shared = await t.as(superadmin, {
+      method: 'POST',
+      url: '/api/trabajadores',
+      payload: body({ empresaIds: [propia, ajena] }),
+    })
+    const id = shared.json().trabajador.id
+    const del = await t.as(admin, { method: 'DELETE', url: `/api/trabajadores/${id}` })
+    expect(del.statusCode).toBe(403)
+    expect(del.json().message).toBe(trabajadorMessages.eliminarOtrasEmpresas)
+    expect(
+      await t.db
+        .select({ e: trabajadorEmpresas.empresaId })
+        .from(trabajadorEmpresas)
+        .where(eq(trabajadorEmpresas.trabajadorId, id)),
+    ).toHaveLength(2)
+    // Once the other company's link is gone (a SUPERADMIN's change), the worker is the ADMIN's alone to delete.
+    const unlink = await t.as(superadmin, { method: 'DELETE', url: `/api/trabajadores/${id}/empresas/${ajena}` })
+    expect(unlink.statusCode, unlink.body).toBe(200)
+    expect((await t.as(admin, { method: 'DELETE', url: `/api/trabajadores/${id}` })).statusCode).toBe(204)
   })
 
   it('keeps the last active SUPERADMIN: never deactivated, demoted or deleted, even by two at once', async () => {

@@ -123,6 +123,10 @@ export function TrabajadoresPage() {
   // DECISIONS P3: an ADMIN never acts on a SUPERADMIN; nobody edits, resets or deletes itself here (its own
   // data are in /configuracionUsuario).
   const mayActOn = (t: Trabajador) => t.id !== yo?.id && (esSuper || t.rol !== 'SUPERADMIN')
+  // DECISIONS P1: an ADMIN deletes only a worker of its companies alone (the server refuses the rest).
+  const propias = new Set((yo?.empresas ?? []).map((e) => e.id))
+  const mayDo = (t: Trabajador, action: 'update' | 'delete') =>
+    mayActOn(t) && (action !== 'delete' || esSuper || t.empresas.every((e) => propias.has(e.id)))
 
   const reset = useMutation({
     mutationFn: (t: Trabajador) => api.post<TrabajadorCreado>(`/trabajadores/${t.id}/restablecer-password`),
@@ -153,7 +157,7 @@ export function TrabajadoresPage() {
         columns={columns}
         rowLabel={fullName}
         extraRowActions={rowLinks}
-        rowCan={mayActOn}
+        rowCan={mayDo}
         onCreated={setPassword}
         refreshMs={REFRESH_MS}
         defaultSort={{ sort: 'apellidos', order: 'asc' }}
