@@ -42,4 +42,17 @@ describe('calendar task schema (SPEC §5)', () => {
     expect(planingTareaCreateSchema.parse({ ...base, hora: '03:30' }).fecha).toBe('2026-03-29T01:30:00.000Z')
     expect(planingTareaCreateSchema.parse({ ...base, fecha: '2026-07-01', hora: '00:00' }).fecha).toBe('2026-06-30T22:00:00.000Z')
   })
+
+  it("takes SPEC §7's body, whose fecha is an instant with its time and no hora; a day alone still needs one", () => {
+    expect(planingTareaCreateSchema.parse({ ...base, fecha: '2026-12-01T10:00:00.000Z' }).fecha).toBe('2026-12-01T10:00:00.000Z')
+    // A time sent beside the instant wins, as in an edit.
+    expect(planingTareaCreateSchema.parse({ ...base, fecha: '2026-12-01T10:00:00.000Z', hora: '09:15' }).fecha).toBe(
+      '2026-12-01T08:15:00.000Z',
+    )
+    const sinHora = planingTareaCreateSchema.safeParse(base)
+    expect(sinHora.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['hora', 'La hora es obligatoria']])
+    // Said with every other field's message at once (SPEC §5: all are collected).
+    const vacio = planingTareaCreateSchema.safeParse({ ...base, titulo: '', hora: '' })
+    expect(vacio.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['hora', 'titulo'])
+  })
 })

@@ -110,19 +110,11 @@ const fields = {
   titulo,
   descripcion,
   fecha,
-  /** SPEC §5: required; with the day it makes the task's instant, a Madrid wall-clock time. */
-  hora: z.unknown().transform((v, ctx) => {
-    if (missing(v)) {
-      ctx.addIssue({ code: 'custom', message: planingMessages.horaObligatoria })
-      return z.NEVER
-    }
-    const text = typeof v === 'string' ? v.trim() : ''
-    if (!HORA_PATTERN.test(text)) {
-      ctx.addIssue({ code: 'custom', message: planingMessages.horaInvalida })
-      return z.NEVER
-    }
-    return text
-  }),
+  /**
+   * SPEC §5: required; with the day it makes the task's instant, a Madrid wall-clock time. A `fecha` sent as an
+   * instant (SPEC §7's body, which has no `hora`) carries its own: then it may be left out (checked below).
+   */
+  hora: hora.optional(),
   notificable: z.boolean({ error: 'Indica si la tarea es notificable' }).optional(),
   usuarioIds,
   /** The company whose residents the task concerns (DECISIONS D4: the one chosen in the top bar). */
@@ -130,11 +122,24 @@ const fields = {
 }
 
 /** SPEC §5, §7 Calendar task: create. The day and the time make `fecha`, the task's instant. */
-export const planingTareaCreateSchema = z.object(fields).transform(({ hora: time, fecha: day, ...rest }) => ({
-  ...rest,
-  notificable: rest.notificable ?? false,
-  fecha: madridDateTime(day.day, time).toISOString(),
-}))
+export const planingTareaCreateSchema = z
+  .object(fields)
+  .superRefine(
+    (task, ctx) => {
+      const day = task.fecha as { hora?: string } | undefined
+      if (task.hora === undefined && !(day && typeof day === 'object' && day.hora)) {
+        ctx.addIssue({ code: 'custom', path: ['hora'], message: planingMessages.horaObligatoria })
+      }
+    },
+    // Said with the other fields' messages (SPEC §5: all are collected), not only once they are right; a time
+    // refused already keeps its own message.
+    { when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'hora') },
+  )
+  .transform(({ hora: time, fecha: day, ...rest }) => ({
+    ...rest,
+    notificable: rest.notificable ?? false,
+    fecha: madridDateTime(day.day, (time ?? day.hora) as string).toISOString(),
+  }))
 export type PlaningTareaCreate = z.output<typeof planingTareaCreateSchema>
 /** What the form holds (the day and the time apart, as the inputs show them). */
 export type PlaningTareaForm = {

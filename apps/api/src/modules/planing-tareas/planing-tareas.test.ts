@@ -73,6 +73,18 @@ describe('POST /api/planing-tareas (SPEC §5 Calendar task, DECISIONS D4)', () =
     expect(log).toMatchObject({ accion: 'Crear tarea del planing', url: '/planing', tipo: 'success', viviendaId: casaA.id })
   })
 
+  it("takes SPEC §7's body: fecha an instant with its time, no hora (the company is DECISIONS D4's)", async () => {
+    const { hora: _hora, ...spec } = valid({ fecha: '2026-12-01T10:00:00.000Z' })
+    const res = await post(empleado, spec)
+    expect(res.statusCode, res.body).toBe(201)
+    expect(res.json().fecha).toBe('2026-12-01T10:00:00.000Z')
+    // A day without a time is still refused under hora.
+    const { hora: _h, ...dia } = valid()
+    const sinHora = await post(empleado, dia)
+    expect(sinHora.statusCode).toBe(400)
+    expect(sinHora.json().fieldErrors).toEqual({ hora: m.horaObligatoria })
+  })
+
   it("'all' gives the task to every resident of the company and marks it for everyone", async () => {
     const res = await post(admin, valid({ usuarioIds: 'all' }))
     expect(res.statusCode, res.body).toBe(201)
