@@ -112,6 +112,8 @@ test('admin: the selector lists its companies’ workers without SUPERADMIN; a t
   await page.getByRole('button', { name: 'Nueva tarea' }).click()
   const form = page.getByRole('dialog', { name: 'Nueva Tarea' })
   await expect(form.getByLabel('Prioridad')).toHaveValue('MEDIA')
+  // SPEC §2.12: Vivienda (select, 'Selecciona una vivienda').
+  await expect(combobox(form, 'Vivienda')).toHaveAttribute('placeholder', 'Selecciona una vivienda')
   await form.getByRole('button', { name: 'Guardar' }).click()
   await expect(form.getByLabel('Título')).toHaveAccessibleDescription('El título es obligatorio')
   await expect(form.getByLabel('Descripción')).toHaveAccessibleDescription('La descripción es obligatoria')

@@ -167,3 +167,11 @@ test('a name holding markup is shown as text, never run', async ({ page, list })
   expect(await page.evaluate(() => (window as { __hostil?: number }).__hostil)).toBeUndefined()
   await created.remove()
 })
+
+test('a load failure says so (SPEC §8 Homes load)', async ({ page, list }) => {
+  await page.route('**/api/viviendas?*', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"statusCode":500,"code":"INTERNAL","message":"x"}' }),
+  )
+  await list.open('admin')
+  await expect(page.getByText('Error al cargar las viviendas.')).toBeVisible()
+})

@@ -1,6 +1,7 @@
 import { charLength, fechaSchema, requiredId } from './common'
 import { idFilter, listQuerySchema } from './list'
 import { rolSchema } from './roles'
+import { viviendaMessages } from './viviendas'
 import { z } from './zod-es'
 
 /** SPEC §3, §9: task priorities, MEDIA by default. */
@@ -38,7 +39,7 @@ export const tareaMessages = {
   errorEliminar: 'No se pudo eliminar la tarea.',
   errorCarga: 'Error al cargar las tareas.',
   errorTrabajadores: 'Error al cargar trabajadores.',
-  errorViviendas: 'Error al cargar las viviendas.',
+  errorViviendas: viviendaMessages.errorCarga,
   trabajadorIndeterminado: 'No se ha podido determinar el trabajador.',
   creada: 'Tarea creada correctamente',
   completada: 'Tarea marcada como completada',

@@ -17,6 +17,8 @@ export const viviendaMessages = {
   empresaObligatoria: 'La empresa es obligatoria',
   empresaTipo: 'Selecciona una empresa',
   vacio: 'No hay viviendas.',
+  /** SPEC §8 Homes load: the homes' list, and the homes a task's form offers. */
+  errorCarga: 'Error al cargar las viviendas.',
   conUsuarios: 'No se puede eliminar la vivienda porque tiene usuarios. Traslada o elimina antes a sus usuarios.',
 } as const
 

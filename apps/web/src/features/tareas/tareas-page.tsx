@@ -294,7 +294,7 @@ export function TareasPage() {
           form={form}
           name="viviendaId"
           label="Vivienda"
-          placeholder="Escribe para buscar una vivienda"
+          placeholder="Selecciona una vivienda"
           queryKey={viviendaPickerKey(empresaId)}
           search={searchViviendas(empresaId)}
           errorText={tareaMessages.errorViviendas}

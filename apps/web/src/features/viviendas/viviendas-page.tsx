@@ -35,6 +35,7 @@ export function ViviendasPage() {
         search: 'Buscar vivienda',
         caption: 'Viviendas',
         empty: viviendaMessages.vacio,
+        loadError: viviendaMessages.errorCarga,
         newButton: 'Nueva vivienda',
         createTitle: 'Añadir Nueva Vivienda',
         editTitle: 'Modificar Vivienda',
