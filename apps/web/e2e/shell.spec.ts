@@ -321,6 +321,16 @@ test.describe('Notifications (SPEC §2.2, §4)', () => {
 })
 
 test.describe('Small screens (SPEC §2.2: the menu collapses below 1399 px)', () => {
+  test('the menu is fixed at 1399 px and collapses at 1398 px', async ({ page }) => {
+    await page.setViewportSize({ width: 1399, height: 900 })
+    await loginAs(page, 'admin')
+    await expect(page.getByRole('navigation', { name: 'Menú principal' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Abrir menú' })).toBeHidden()
+    await page.setViewportSize({ width: 1398, height: 900 })
+    await expect(page.getByRole('navigation', { name: 'Menú principal' })).toBeHidden()
+    await expect(page.getByRole('button', { name: 'Abrir menú' })).toBeVisible()
+  })
+
   test('at 375 px the menu is behind a button and shows the sample alerts', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 })
     await loginAs(page, 'admin')

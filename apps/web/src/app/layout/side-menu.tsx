@@ -1,5 +1,5 @@
 import { can } from '@vb/shared/permissions'
-import { useId, useState } from 'react'
+import { useEffect, useId, useState, useSyncExternalStore } from 'react'
 import Alert from 'react-bootstrap/Alert'
 import Offcanvas from 'react-bootstrap/Offcanvas'
 import { Link, NavLink, useLocation } from 'react-router'
@@ -21,9 +21,18 @@ interface Props {
   onHide: () => void
 }
 
+/** Where the menu is fixed (bootstrap.scss's xxl). React-bootstrap's own check of `responsive` says 1400 px. */
+const WIDE = '(min-width: 1399px)'
+const subscribeWide = (change: () => void) => {
+  const query = window.matchMedia(WIDE)
+  query.addEventListener('change', change)
+  return () => query.removeEventListener('change', change)
+}
+const isWide = () => window.matchMedia(WIDE).matches
+
 /**
- * SPEC §2.2: fixed left menu from 1400 px; below that (Bootstrap's xxl breakpoint) the same menu is an
- * offcanvas opened by the hamburger button in the top bar.
+ * SPEC §2.2: fixed left menu from 1399 px; below that (the xxl breakpoint, set to 1399 px in bootstrap.scss) the
+ * same menu is an offcanvas opened by the hamburger button in the top bar, closed once the window is that wide.
  */
 export function SideMenu({ show, onHide }: Props) {
   const trabajador = useTrabajador()
@@ -33,6 +42,10 @@ export function SideMenu({ show, onHide }: Props) {
   const visibleConfig = configMenu.filter((item) => !item.resource || can(trabajador, item.resource, 'list'))
   const inConfig = pathname === paths.configuracion || configMenu.some((item) => pathname.startsWith(item.to))
   const [configOpen, setConfigOpen] = useState(inConfig)
+  const wide = useSyncExternalStore(subscribeWide, isWide)
+  useEffect(() => {
+    if (wide && show) onHide()
+  }, [wide, show, onHide])
 
   const link = (item: MenuItem) => (
     <li className="nav-item" key={item.to}>
@@ -44,7 +57,14 @@ export function SideMenu({ show, onHide }: Props) {
   )
 
   return (
-    <Offcanvas show={show} onHide={onHide} responsive="xxl" placement="start" className="app-sidebar" aria-labelledby={titleId}>
+    <Offcanvas
+      show={show && !wide}
+      onHide={onHide}
+      responsive="xxl"
+      placement="start"
+      className="app-sidebar"
+      aria-labelledby={titleId}
+    >
       <Offcanvas.Header closeButton closeLabel="Cerrar menú" className="border-bottom">
         <Offcanvas.Title id={titleId} as="div">
           <Link to={paths.inicio} className="text-decoration-none" aria-label="Gestión Viviendas: ir a inicio" onClick={onHide}>
