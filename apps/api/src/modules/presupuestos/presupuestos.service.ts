@@ -3,6 +3,7 @@ import {
   addDays,
   fechaPrevistaPasada,
   formatMoney,
+  madridDay,
   madridStartOfDay,
   type Presupuesto,
   permissionMessages,
@@ -74,14 +75,14 @@ const estadoCambio = (actor: Actor, now: Date) => ({
   estadoCambiadoEn: now,
 })
 
-const minute = (instant: Date | string) => Math.floor(new Date(instant).getTime() / 60_000)
-
 /**
  * DECISIONS D6: a planned date set or changed may not be before today (the injected clock, Madrid days). The
- * form sends the date it read back to the minute: the same minute is no change.
+ * date is the Madrid day (SPEC §3: a date): the same day sent again, to the minute as the form reads it back or as
+ * a plain 'YYYY-MM-DD' as SPEC's clients send it, is no change, so the other fields of a budget whose day has
+ * passed can still be edited.
  */
 function checkFecha(fecha: string | undefined, previous: Date | null, now: Date) {
-  if (fecha === undefined || (previous && minute(previous) === minute(fecha))) return
+  if (fecha === undefined || (previous && madridDay(previous) === madridDay(fecha))) return
   if (fechaPrevistaPasada(fecha, now)) {
     throw new AppError('VALIDATION_FAILED', presupuestoMessages.fechaPasada, { fechaPrevista: presupuestoMessages.fechaPasada })
   }

@@ -291,6 +291,10 @@ describe('PATCH /api/presupuestos/:id', () => {
     const p = await makePresupuesto(t.db, casaA.id, { fechaPrevista: new Date('2026-10-01T08:00:00Z') })
     const same = await patch(empleado, p.id, { descripcion: 'Reparación de persianas', fechaPrevista: '2026-10-01T10:00' })
     expect(same.statusCode, same.body).toBe(200)
+    // The same day as SPEC's clients send a date (a full record echoed back with 'YYYY-MM-DD'): no change either.
+    const echoed = await patch(empleado, p.id, { descripcion: 'Reparación de persianas y toldo', fechaPrevista: '2026-10-01' })
+    expect(echoed.statusCode, echoed.body).toBe(200)
+    expect(echoed.json().descripcion).toBe('Reparación de persianas y toldo')
     const moved = await patch(empleado, p.id, { fechaPrevista: '2026-11-01' })
     expect(moved.statusCode).toBe(400)
     expect(moved.json().fieldErrors).toEqual({ fechaPrevista: m.fechaPasada })
