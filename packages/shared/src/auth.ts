@@ -36,6 +36,9 @@ function newPassword(message: string) {
   return z.string({ error: message }).max(PASSWORD_MAX, message).regex(PASSWORD_RULE, message)
 }
 
+/** A new password as SPEC §5 New password checks it (also SPEC §7's `password` of PATCH /trabajadores/{id}). */
+export const passwordNuevaSchema = newPassword(passwordMessages.rule)
+
 /** Form of /cambiar-password (SPEC §2.18) and of the reset link page (DECISIONS S4). */
 export const newPasswordFormSchema = z
   .object({

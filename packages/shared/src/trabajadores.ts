@@ -1,3 +1,4 @@
+import { passwordNuevaSchema } from './auth'
 import { httpUrl, idParam, PERSON_NAME, requiredId, requiredText } from './common'
 import { idFilter, listQuerySchema } from './list'
 import { type Rol, rolSchema } from './roles'
@@ -43,6 +44,8 @@ export const trabajadorMessages = {
   noEncontrado: 'No se encontró el trabajador.',
   /** An admin's reset is for other workers; one's own goes through /cambiar-password-con-actual. */
   restablecerPropia: 'Para cambiar tu propia contraseña usa «Cambiar contraseña».',
+  /** SPEC §7's `password` of PATCH /trabajadores/{id}: one's own temporary password, sent alone. */
+  passwordSola: 'La contraseña se cambia sola, sin otros campos.',
   vacio: 'No hay trabajadores.',
   /** SPEC §8 Workers load. */
   errorCarga: 'Error al cargar trabajadores.',
@@ -138,6 +141,13 @@ export const trabajadorCreadoSchema = z.object({ trabajador: trabajadorSchema, p
  * settings (nombre, apellidos, email). Companies are linked through their own calls.
  */
 export const trabajadorUpdateSchema = trabajadorCreateSchema.omit({ empresaIds: true }).partial()
+
+/**
+ * The body PATCH /api/trabajadores/{id} takes: those fields, or SPEC §7's `password` alone, a worker's change of
+ * its own temporary password (SPEC §2.18; the web's screen uses /cambiar-password, which answers a new token).
+ */
+export const trabajadorPatchSchema = trabajadorUpdateSchema.extend({ password: passwordNuevaSchema.optional() })
+export type TrabajadorPatch = z.output<typeof trabajadorPatchSchema>
 export type TrabajadorUpdate = z.output<typeof trabajadorUpdateSchema>
 
 /** GET /api/trabajadores (SPEC §2.10, DECISIONS A4): searched by nombre, apellidos, email and NIF. */

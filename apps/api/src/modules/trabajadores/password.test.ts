@@ -1,4 +1,4 @@
-import { passwordMessages, RESTABLECER_INVALID } from '@vb/shared'
+import { passwordMessages, RESTABLECER_INVALID, trabajadorMessages } from '@vb/shared'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { logs } from '../../db/schema'
@@ -54,6 +54,58 @@ describe('temporary password (DECISIONS P4)', () => {
     expect((await login(w.email, TEST_PASSWORD)).statusCode).toBe(401)
     const entries = await t.db.select().from(logs).where(eq(logs.trabajadorId, w.id))
     expect(entries.map((e) => e.accion)).toContain('Cambio de contraseña temporal')
+  })
+})
+
+describe("SPEC §7's PATCH /api/trabajadores/:id with password: the temporary password changed", () => {
+  const patch = (id: number, token: string, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'PATCH', url: `/api/trabajadores/${id}`, headers: { authorization: `Bearer ${token}` }, payload })
+
+  it("changes one's own temporary password, alone, with SPEC §5's rule; the sessions end as for any change", async () => {
+    const empresa = await makeEmpresa(t.db)
+    const w = await t.worker('EMPLEADO', [empresa.id], { passwordTemporal: true })
+    const token = (await login(w.email, TEST_PASSWORD)).json().token as string
+    // Anything else this way is still refused until the password is changed (DECISIONS P4).
+    const other = await patch(w.id, token, { nombre: 'Otro' })
+    expect(other.statusCode).toBe(403)
+    expect(other.json().code).toBe('PASSWORD_CHANGE_REQUIRED')
+    const mixed = await patch(w.id, token, { password: 'NuevaClave1', nombre: 'Otro' })
+    expect(mixed.statusCode).toBe(400)
+    expect(mixed.json().fieldErrors).toEqual({ password: trabajadorMessages.passwordSola })
+    const weak = await patch(w.id, token, { password: 'debil' })
+    expect(weak.statusCode).toBe(400)
+    expect(weak.json().fieldErrors).toEqual({ password: passwordMessages.rule })
+
+    const changed = await patch(w.id, token, { password: 'NuevaClave1' })
+    expect(changed.statusCode, changed.body).toBe(200)
+    expect(changed.json()).toMatchObject({ id: w.id, passwordTemporal: false })
+    expect(changed.json()).not.toHaveProperty('password')
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/trabajadores/me', headers: { authorization: `Bearer ${token}` } }))
+        .statusCode,
+    ).toBe(401)
+    expect((await login(w.email, TEST_PASSWORD)).statusCode).toBe(401)
+    const again = await login(w.email, 'NuevaClave1')
+    expect(again.statusCode).toBe(200)
+    const entries = await t.db.select().from(logs).where(eq(logs.trabajadorId, w.id))
+    expect(entries.map((e) => e.accion)).toContain('Cambio de contraseña temporal')
+    expect(JSON.stringify(entries)).not.toContain('NuevaClave1')
+
+    // Not temporary any more: this way is refused (the change with the current one is its own call), never ignored.
+    const later = await patch(w.id, again.json().token, { password: 'OtraClave22' })
+    expect(later.statusCode).toBe(403)
+    expect(later.json().message).toBe(trabajadorMessages.restablecerPropia)
+    expect((await login(w.email, 'OtraClave22')).statusCode).toBe(401)
+  })
+
+  it("never sets another worker's password, whoever asks", async () => {
+    const empresa = await makeEmpresa(t.db)
+    const target = await t.worker('EMPLEADO', [empresa.id], { passwordTemporal: true })
+    const boss = await t.worker('SUPERADMIN', [])
+    const token = (await login(boss.email, TEST_PASSWORD)).json().token as string
+    const res = await patch(target.id, token, { password: 'NuevaClave1' })
+    expect(res.statusCode).toBe(403)
+    expect((await login(target.email, 'NuevaClave1')).statusCode).toBe(401)
   })
 })
 

@@ -11,8 +11,9 @@ import {
   trabajadorCreadoSchema,
   trabajadorCreateSchema,
   trabajadorEmpresaParamsSchema,
+  trabajadorMessages,
+  trabajadorPatchSchema,
   trabajadorSchema,
-  trabajadorUpdateSchema,
 } from '@vb/shared'
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
@@ -39,6 +40,17 @@ const ownSettingsSchema = ajustesUsuarioSchema.partial()
 async function mayPatch(request: FastifyRequest) {
   const actor = actorOf(request)
   const own = String(actor.id) === (request.params as { id?: string }).id
+  const body = (request.body ?? {}) as Record<string, unknown>
+  // SPEC §7: `password` is a worker's change of its own temporary password (DECISIONS P4 lets that through).
+  if (body.password !== undefined) {
+    if (!own) throw new AppError('FORBIDDEN', permissionMessages.generic)
+    if (Object.keys(body).some((key) => key !== 'password' && body[key] !== undefined)) {
+      throw new AppError('VALIDATION_FAILED', 'Revisa los datos del formulario.', { password: trabajadorMessages.passwordSola })
+    }
+    if (!actor.passwordTemporal) throw new AppError('FORBIDDEN', trabajadorMessages.restablecerPropia)
+    return
+  }
+  if (actor.passwordTemporal) throw new AppError('PASSWORD_CHANGE_REQUIRED')
   if (!own) {
     if (!can(actor, 'trabajadores', 'update')) throw new AppError('FORBIDDEN', permissionMessages.generic)
     return
@@ -99,18 +111,27 @@ export const trabajadoresRoutes = trabajadoresResource.routes((app) => {
   app.patch(
     '/trabajadores/:id',
     {
+      // A worker with a temporary password may send its new one here (mayPatch refuses anything else then).
+      config: { auth: 'temporal' },
       preValidation: mayPatch,
       schema: {
         tags,
         summary: 'Modificar un trabajador, o los datos propios (SPEC §2.21); desactivarlo cierra sus sesiones (DECISIONS S2)',
         description:
-          'Sobre uno mismo solo se guardan nombre, apellidos y email; cualquier otro campo con un valor distinto se rechaza (403). Las empresas se cambian con POST/DELETE /api/trabajadores/{id}/empresas/{empresaId}.',
+          'Sobre uno mismo solo se guardan nombre, apellidos y email; cualquier otro campo con un valor distinto se rechaza (403). Las empresas se cambian con POST/DELETE /api/trabajadores/{id}/empresas/{empresaId}. `password`, solo y sobre uno mismo, cambia la contraseña temporal (SPEC §2.18): como todo cambio de contraseña, cierra las sesiones del trabajador (DECISIONS S2), que entra de nuevo con la nueva; `/trabajadores/{id}/cambiar-password` la cambia devolviendo un token nuevo.',
         params: idParamsSchema,
-        body: trabajadorUpdateSchema,
+        body: trabajadorPatchSchema,
         response: { 200: trabajadorSchema, ...errors },
       },
     },
-    async (request) => trabajadoresResource.service.update(deps, actorOf(request), request.params.id, request.body, {}),
+    async (request) => {
+      const { password, ...fields } = request.body
+      const actor = actorOf(request)
+      if (password !== undefined) {
+        return (await cambiarPassword(deps, actor, request.params.id, { passwordNueva: password })).worker
+      }
+      return trabajadoresResource.service.update(deps, actor, request.params.id, fields, {})
+    },
   )
 
   app.patch(
