@@ -89,6 +89,31 @@ export const trabajadoresRoutes = trabajadoresResource.routes((app) => {
     async (request) => getMe(deps, actorOf(request)),
   )
 
+  app.get(
+    '/trabajadores/:id',
+    {
+      // SPEC §7's GET /trabajadores/{id}: any worker reads itself (its profile, SPEC §2.20, as /me); another
+      // worker is for those who may list them (SPEC §6), within their companies (P1).
+      preValidation: async (request: FastifyRequest) => {
+        if (String(actorOf(request).id) !== (request.params as { id?: string }).id) {
+          await requirePermission('trabajadores', 'list')(request)
+        }
+      },
+      schema: {
+        tags,
+        summary: 'Un trabajador; cualquiera se lee a sí mismo (SPEC §2.20)',
+        params: idParamsSchema,
+        response: { 200: trabajadorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request)
+      return actor.id === request.params.id
+        ? getMe(deps, actor)
+        : trabajadoresResource.service.get(deps, actor, request.params.id)
+    },
+  )
+
   app.post(
     '/trabajadores',
     {

@@ -226,7 +226,7 @@ export const trabajadoresResource = defineResource({
     remove: async (_before, { tx, row }) => announce(tx, row.id, 'sesion'),
   },
   afterRemove: (deps, files) => discardFiles(deps, files as string[]),
-  ownRoutes: ['create', 'update'],
+  ownRoutes: ['get', 'create', 'update'],
   override: (uniform) => ({
     create: async (deps, actor, input) => (await createTrabajador(deps, actor, input)).trabajador,
     // SPEC §2.21: a worker edits its own settings whatever its role; everything else is an admin's edit.

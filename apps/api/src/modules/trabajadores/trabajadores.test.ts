@@ -236,6 +236,19 @@ describe('POST /api/trabajadores/:id/restablecer-password', () => {
   })
 })
 
+describe('GET /api/trabajadores/:id (SPEC §7)', () => {
+  it('lets any worker read itself, as /me does; another worker only those who may list workers', async () => {
+    const own = await t.as(empleado, { method: 'GET', url: `/api/trabajadores/${empleado.id}` })
+    expect(own.statusCode, own.body).toBe(200)
+    expect(own.json()).toEqual((await t.as(empleado, { method: 'GET', url: '/api/trabajadores/me' })).json())
+    expect((await t.as(empleado, { method: 'GET', url: `/api/trabajadores/${admin.id}` })).statusCode).toBe(403)
+    expect((await t.as(admin, { method: 'GET', url: `/api/trabajadores/${empleado.id}` })).json().id).toBe(empleado.id)
+    // Another company's worker is out of an ADMIN's reach, as if it did not exist (P1).
+    const fuera = await t.worker('EMPLEADO', [ajena])
+    expect((await t.as(admin, { method: 'GET', url: `/api/trabajadores/${fuera.id}` })).statusCode).toBe(404)
+  })
+})
+
 describe('GET /api/trabajadores (SPEC §2.10)', () => {
   const list = (who: TestWorker, query = '') => t.as(who, { method: 'GET', url: `/api/trabajadores?${query}` })
 
