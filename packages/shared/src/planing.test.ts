@@ -49,6 +49,10 @@ describe('calendar task schema (SPEC §5)', () => {
     expect(planingTareaCreateSchema.parse({ ...base, fecha: '2026-12-01T10:00:00.000Z', hora: '09:15' }).fecha).toBe(
       '2026-12-01T08:15:00.000Z',
     )
+    // Without a zone it is Madrid's wall clock (10:00 in Madrid in winter is 09:00 UTC), wherever it is parsed.
+    expect(planingTareaCreateSchema.parse({ ...base, fecha: '2026-12-11T10:00' }).fecha).toBe('2026-12-11T09:00:00.000Z')
+    expect(planingTareaCreateSchema.parse({ ...base, fecha: '2026-07-11T10:00:00' }).fecha).toBe('2026-07-11T08:00:00.000Z')
+    expect(planingTareaCreateSchema.safeParse({ ...base, fecha: '2026-07-11T25:00' }).success).toBe(false)
     const sinHora = planingTareaCreateSchema.safeParse(base)
     expect(sinHora.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['hora', 'La hora es obligatoria']])
     // Said with every other field's message at once (SPEC §5: all are collected).
