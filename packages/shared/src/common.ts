@@ -89,9 +89,13 @@ export function charLength(value: string): number {
 }
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
-/** A date-and-time input's value without a zone ('2026-11-21T10:30'): a wall-clock time in Europe/Madrid. */
-const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})$/
+/** An instant with its zone ('2026-11-21T10:00:00Z', '…+01:00'). */
+export const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
+/**
+ * A date and time without a zone ('2026-11-21T10:30', as a date-and-time input writes it; seconds, if any, are
+ * dropped): a wall-clock time in Europe/Madrid, never the zone of the machine that parses it.
+ */
+export const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d{1,9})?)?$/
 
 /**
  * A date a form or client sends (SPEC §5: required and valid; stored as timestamptz, DECISIONS D10): an ISO

@@ -1,4 +1,4 @@
-import { charLength, daySchema, isRealDay, MAX_ID, requiredId } from './common'
+import { charLength, daySchema, ISO_INSTANT, isRealDay, LOCAL_DATE_TIME, MAX_ID, requiredId } from './common'
 import { HORA_PATTERN, madridDateTime, madridDay, madridTime } from './dates'
 import { idFilter, listQuerySchema } from './list'
 import { z } from './zod-es'
@@ -72,16 +72,15 @@ const fecha = z.unknown().transform((v, ctx) => {
   }
   const text = typeof v === 'string' ? v.trim() : ''
   if (isRealDay(text) && text >= '1900-01-01' && text <= '2100-12-31') return { day: text, hora: undefined }
-  // A date and time without a zone is Madrid's wall clock, as the calendar shows it (JavaScript would read it in
-  // the zone of whatever machine parses it).
-  const local = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2}(\.\d{1,9})?)?$/.exec(text)
+  // Without a zone, Madrid's wall clock, as the calendar shows it and as budgets and documents read it (common.ts).
+  const local = LOCAL_DATE_TIME.exec(text)
   if (local) {
     const [, day, hora] = local as unknown as [string, string, string]
     if (isRealDay(day) && day >= '1900-01-01' && day <= '2100-12-31' && HORA_PATTERN.test(hora)) return { day, hora }
     ctx.addIssue({ code: 'custom', message: planingMessages.fechaInvalida })
     return z.NEVER
   }
-  const instant = /^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:?\d{2})$/.test(text) && isRealDay(text.slice(0, 10)) ? new Date(text) : null
+  const instant = ISO_INSTANT.test(text) && isRealDay(text.slice(0, 10)) ? new Date(text) : null
   if (!instant || Number.isNaN(instant.getTime())) {
     ctx.addIssue({ code: 'custom', message: planingMessages.fechaInvalida })
     return z.NEVER

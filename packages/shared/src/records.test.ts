@@ -29,6 +29,9 @@ describe('dates of the records (DECISIONS D10)', () => {
     expect(fecha.parse('2026-11-21T10:00:00Z')).toBe('2026-11-21T10:00:00.000Z')
     expect(fecha.parse('2026-11-21T10:00:00+01:00')).toBe('2026-11-21T09:00:00.000Z')
     expect(fecha.parse('2026-11-21')).toBe('2026-11-20T23:00:00.000Z')
+    // Without a zone, Madrid's wall clock (seconds dropped), whatever the zone of the machine parsing it.
+    expect(fecha.parse('2026-11-21T10:30')).toBe('2026-11-21T09:30:00.000Z')
+    expect(fecha.parse('2026-07-21T10:30:15')).toBe('2026-07-21T08:30:00.000Z')
     for (const bad of ['2026-02-31', '21/11/2026', 'mañana', '2026-13-01', '0001-01-01', '2026-02-30T10:00:00Z', 7]) {
       expect(fecha.safeParse(bad).error?.issues[0]?.message, String(bad)).toBe('invalida')
     }

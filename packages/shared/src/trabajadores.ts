@@ -147,7 +147,6 @@ export const trabajadorUpdateSchema = trabajadorCreateSchema.omit({ empresaIds: 
  * its own temporary password (SPEC §2.18; the web's screen uses /cambiar-password, which answers a new token).
  */
 export const trabajadorPatchSchema = trabajadorUpdateSchema.extend({ password: passwordNuevaSchema.optional() })
-export type TrabajadorPatch = z.output<typeof trabajadorPatchSchema>
 export type TrabajadorUpdate = z.output<typeof trabajadorUpdateSchema>
 
 /** GET /api/trabajadores (SPEC §2.10, DECISIONS A4): searched by nombre, apellidos, email and NIF. */
