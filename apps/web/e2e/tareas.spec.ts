@@ -139,10 +139,19 @@ test('admin: the selector lists its companies’ workers without SUPERADMIN; a t
   await other.close()
 })
 
-test('superadmin: the selector lists every worker, SUPERADMIN too', async ({ page }) => {
+test('superadmin: the selector lists every worker, SUPERADMIN too, and the inactive last, whose tasks stay but get no new one', async ({
+  page,
+}) => {
   await loginAs(page, 'superadmin', '/tareas')
   await expect(selector(page)).toContainText('Sara Martín Ruiz SUPERADMIN')
   await expect(selector(page)).toContainText('Elena Navarro Díaz EMPLEADO')
+  await expect(selector(page).getByRole('option').last()).toHaveText('Pablo Serrano Gil EMPLEADO (Inactivo)')
+  await selector(page).selectOption({ label: 'Pablo Serrano Gil EMPLEADO (Inactivo)' })
+  await expect(page).toHaveURL(/trabajador=\d+/)
+  await expect(page.getByText('Este trabajador está inactivo: no se le pueden asignar tareas nuevas')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Nueva tarea' })).toBeDisabled()
+  await selector(page).selectOption({ label: 'Elena Navarro Díaz EMPLEADO' })
+  await expect(page.getByRole('button', { name: 'Nueva tarea' })).toBeEnabled()
   await page.getByRole('tab', { name: 'Tareas completadas' }).click()
   await expect(page.getByRole('tab', { name: 'Tareas completadas' })).toHaveAttribute('aria-selected', 'true')
   await expectAccessible(page)

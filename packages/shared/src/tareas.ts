@@ -32,6 +32,8 @@ export const tareaMessages = {
   trabajadorObligatorio: 'El trabajador es obligatorio',
   /** SPEC §6: a worker the caller may not give tasks to (another company's, or a SUPERADMIN for an ADMIN). */
   trabajadorAjeno: 'Selecciona un trabajador de tus empresas',
+  /** An inactive worker keeps its tasks (seen and deleted in the selector) but gets no new one. */
+  trabajadorInactivo: 'Este trabajador está inactivo: no se le pueden asignar tareas nuevas',
   /** SPEC §4: there is no way back to pending. */
   soloCompletar: 'Una tarea solo puede marcarse como completada',
   errorCrear: 'No se pudo crear la tarea.',
@@ -121,11 +123,15 @@ export const tareaTrabajadorListQuerySchema = listQuerySchema(['fecha', 'priorid
 })
 export type TareaTrabajadorListQuery = z.infer<typeof tareaTrabajadorListQuerySchema>
 
-/** SPEC §2.12: an entry of the worker selector ('nombre apellidos rol'). */
+/**
+ * SPEC §2.12: an entry of the worker selector ('nombre apellidos rol'). Inactive workers come last, marked, so
+ * that the tasks they left can still be seen and deleted.
+ */
 export const trabajadorAsignableSchema = z.object({
   id: z.number().int(),
   nombre: z.string(),
   apellidos: z.string(),
   rol: rolSchema,
+  activo: z.boolean(),
 })
 export type TrabajadorAsignable = z.infer<typeof trabajadorAsignableSchema>

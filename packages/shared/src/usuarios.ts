@@ -52,6 +52,9 @@ export const usuarioMessages = {
   vacio: 'No hay usuarios.',
   errorCarga: 'Error cargando usuarios o viviendas',
   noEncontrado: 'No se ha encontrado el usuario.',
+  /** Only a SUPERADMIN sees a resident without a home (DECISIONS P1): anyone else would lose it. */
+  sinViviendaSoloSuperadmin:
+    'Solo un superadministrador puede dejar a un usuario sin vivienda. Para trasladarlo, vincúlalo a su nueva vivienda.',
 } as const
 
 /** SPEC §8 Documents and Cash: the NIF of the screen's URL matches no resident the worker reaches. */

@@ -10,7 +10,7 @@ import {
   tareaTrabajadorSchema,
   tareaTrabajadorUpdateSchema,
 } from '@vb/shared'
-import { asc, eq, sql } from 'drizzle-orm'
+import { asc, desc, eq, sql } from 'drizzle-orm'
 import type { DbOrTx, Tx } from '../../db/client'
 import { tareasTrabajador, trabajadores, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
@@ -38,16 +38,24 @@ export function toTarea(row: Row, vivienda: { nombre: string } | null): TareaTra
 }
 
 /**
- * SPEC §2.12, §6: the workers the caller may choose in the selector (and give tasks to): SUPERADMIN every
- * active worker; ADMIN itself and the non-SUPERADMIN workers sharing one of its companies; EMPLEADO itself.
+ * SPEC §2.12, §6: the workers the caller may choose in the selector: SUPERADMIN every worker; ADMIN itself and
+ * the non-SUPERADMIN workers sharing one of its companies; EMPLEADO itself. The inactive ones come last: the tasks
+ * they left are seen and deleted there, but none is given to them (checkAsignado).
  */
 export async function listAsignables(deps: AppDeps, actor: Actor): Promise<TrabajadorAsignable[]> {
   authorize(actor, 'tareas-trabajador', 'list')
   const rows = await deps.db
-    .select({ id: trabajadores.id, nombre: trabajadores.nombre, apellidos: trabajadores.apellidos, rol: trabajadores.rol })
+    .select({
+      id: trabajadores.id,
+      nombre: trabajadores.nombre,
+      apellidos: trabajadores.apellidos,
+      rol: trabajadores.rol,
+      activo: trabajadores.activo,
+    })
     .from(trabajadores)
-    .where(where(eq(trabajadores.activo, true), asignableIn(actor, trabajadores.id)))
+    .where(asignableIn(actor, trabajadores.id))
     .orderBy(
+      desc(trabajadores.activo),
       sql`f_unaccent(lower(${trabajadores.nombre}))`,
       sql`f_unaccent(lower(${trabajadores.apellidos}))`,
       asc(trabajadores.id),
@@ -57,7 +65,7 @@ export async function listAsignables(deps: AppDeps, actor: Actor): Promise<Traba
 }
 
 /**
- * The worker a new task is for (DECISIONS D5; SPEC §6): one the caller may choose, active. Its companies
+ * The worker a new task is for (DECISIONS D5; SPEC §6): one the caller may choose, and active. Its companies
  * must hold the task's home, or the worker could never see its own task (a SUPERADMIN sees every home).
  */
 async function checkAsignado(tx: Tx, actor: Actor, trabajadorId: number, viviendaId: number) {
@@ -65,12 +73,16 @@ async function checkAsignado(tx: Tx, actor: Actor, trabajadorId: number, viviend
     .select({
       id: trabajadores.id,
       rol: trabajadores.rol,
+      activo: trabajadores.activo,
       alcanza: sql<boolean>`exists (select 1 from trabajador_empresas te join viviendas v on v.empresa_id = te.empresa_id where te.trabajador_id = ${trabajadorId} and v.id = ${viviendaId})`,
     })
     .from(trabajadores)
-    .where(where(eq(trabajadores.id, trabajadorId), eq(trabajadores.activo, true), asignableIn(actor, trabajadores.id)))
+    .where(where(eq(trabajadores.id, trabajadorId), asignableIn(actor, trabajadores.id)))
   if (!worker) {
     throw new AppError('VALIDATION_FAILED', tareaMessages.trabajadorAjeno, { trabajadorId: tareaMessages.trabajadorAjeno })
+  }
+  if (!worker.activo) {
+    throw new AppError('VALIDATION_FAILED', tareaMessages.trabajadorInactivo, { trabajadorId: tareaMessages.trabajadorInactivo })
   }
   if (worker.rol !== 'SUPERADMIN' && !worker.alcanza) {
     throw new AppError('VALIDATION_FAILED', tareaMessages.viviendaAjena, { viviendaId: tareaMessages.viviendaAjena })

@@ -68,7 +68,13 @@ describe('GET /api/tareas-trabajador/trabajadores: the worker selector (SPEC §2
     expect(all.map((x) => x.id)).toEqual(
       expect.arrayContaining([superadmin.id, superA.id, admin.id, empleado.id, companero.id, empleadoB.id]),
     )
-    expect(all.find((x) => x.id === admin.id)).toEqual({ id: admin.id, nombre: 'Ana', apellidos: 'García', rol: 'ADMIN' })
+    expect(all.find((x) => x.id === admin.id)).toEqual({
+      id: admin.id,
+      nombre: 'Ana',
+      apellidos: 'García',
+      rol: 'ADMIN',
+      activo: true,
+    })
   })
 
   it('ADMIN: itself and the non-SUPERADMIN workers sharing a company; never another company’s or a SUPERADMIN', async () => {
@@ -83,9 +89,32 @@ describe('GET /api/tareas-trabajador/trabajadores: the worker selector (SPEC §2
     expect(await names(empleado)).toEqual([empleado.id])
   })
 
-  it('leaves inactive workers out and requires a token', async () => {
-    const inactivo = await t.worker('EMPLEADO', [empresaA.id], { activo: false })
-    expect(await names(admin)).not.toContain(inactivo.id)
+  it('lists inactive workers last, marked, whose tasks stay readable; gives them no new task; requires a token', async () => {
+    const inactivo = await t.worker('EMPLEADO', [empresaA.id], { activo: false, nombre: 'Aaron' })
+    const tarea = await makeTareaTrabajador(t.db, inactivo.id, casaA.id)
+    const seen = (await t.as(admin, { method: 'GET', url: '/api/tareas-trabajador/trabajadores' })).json() as Array<{
+      id: number
+      activo: boolean
+    }>
+    expect(seen.at(-1)).toMatchObject({ id: inactivo.id, activo: false })
+    expect(seen.slice(0, -1).every((w) => w.activo)).toBe(true)
+    expect(ids(await list(admin, `trabajadorId=${inactivo.id}&completada=false`))).toEqual([tarea.id])
+    const refused = await t.as(admin, {
+      method: 'POST',
+      url: '/api/tareas-trabajador',
+      payload: {
+        titulo: 'Nueva',
+        descripcion: 'Para un inactivo',
+        fecha: '2026-12-01',
+        prioridad: 'MEDIA',
+        viviendaId: casaA.id,
+        trabajadorId: inactivo.id,
+      },
+    })
+    expect(refused.statusCode).toBe(400)
+    expect(refused.json().fieldErrors).toEqual({ trabajadorId: m.trabajadorInactivo })
+    const deleted = await t.as(admin, { method: 'DELETE', url: `/api/tareas-trabajador/${tarea.id}` })
+    expect(deleted.statusCode).toBe(204)
     expect((await t.app.inject({ method: 'GET', url: '/api/tareas-trabajador/trabajadores' })).statusCode).toBe(401)
   })
 })

@@ -20,7 +20,7 @@ import { type AnyColumn, eq, inArray, type Placeholder, type SQL, sql } from 'dr
 import type { DbOrTx, Tx } from '../../db/client'
 import { uploads, usuarios, viviendas } from '../../db/schema'
 import type { AppDeps } from '../../deps'
-import { type Actor, reachesEmpresa } from '../../lib/actor'
+import { type Actor, isSuper, reachesEmpresa } from '../../lib/actor'
 import { countSlot } from '../../lib/count-cache'
 import { ordered, searchMatches } from '../../lib/paging'
 import { boundedTotal, boundedTotalKey, cappedTotal, lockRow, logChange, notFound, pageWindow, where } from '../../lib/records'
@@ -483,13 +483,16 @@ export async function linkVivienda(deps: AppDeps, actor: Actor, id: number, vivi
 }
 
 /**
- * DELETE /usuarios/:id/viviendas/:viviendaId: the resident is left 'Sin vivienda'. From then on only
- * SUPERADMIN reaches it (DECISIONS P1), so the answer is the last view the caller gets of it.
+ * DELETE /usuarios/:id/viviendas/:viviendaId: the resident is left 'Sin vivienda'. From then on only a
+ * SUPERADMIN reaches it (DECISIONS P1), so only a SUPERADMIN may do it: an ADMIN or EMPLEADO following SPEC §4's
+ * move (unlink, then link) would lose the resident between the two calls. They get 409 and move it with the
+ * link alone, which moves in one change.
  */
 export async function unlinkVivienda(deps: AppDeps, actor: Actor, id: number, viviendaId: number): Promise<Usuario> {
   return deps.db.transaction(async (tx) => {
     const { row, vivienda } = await lockUsuario(tx, actor, id, 'update')
     if (!vivienda || vivienda.id !== viviendaId) throw new AppError('NOT_FOUND', NOT_LINKED)
+    if (!isSuper(actor)) throw new AppError('CONFLICT', usuarioMessages.sinViviendaSoloSuperadmin)
     const [updated] = await tx
       .update(usuarios)
       .set({ viviendaId: null, updatedAt: deps.clock.now() })

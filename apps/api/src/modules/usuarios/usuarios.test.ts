@@ -572,16 +572,32 @@ describe('POST /api/usuarios/:id/viviendas/:viviendaId', () => {
 })
 
 describe('DELETE /api/usuarios/:id/viviendas/:viviendaId', () => {
-  it("leaves the resident 'Sin vivienda', visible from then on to SUPERADMIN only", async () => {
+  it("leaves the resident 'Sin vivienda' (SUPERADMIN), visible from then on to SUPERADMIN only", async () => {
     const u = await makeUsuario(t.db, homeA1.id)
-    const res = await t.as(admin, { method: 'DELETE', url: `/api/usuarios/${u.id}/viviendas/${homeA1.id}` })
+    const res = await t.as(superadmin, { method: 'DELETE', url: `/api/usuarios/${u.id}/viviendas/${homeA1.id}` })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toMatchObject({ id: u.id, viviendas: [] })
     expect((await rowOf(u.id))?.viviendaId).toBeNull()
-    const log = await lastLog(admin.id)
+    const log = await lastLog(superadmin.id)
     expect(log).toMatchObject({ accion: 'Modificar usuario', tipo: 'warning', viviendaId: homeA1.id, usuarioId: u.id })
     expect((await t.as(admin, { method: 'GET', url: `/api/usuarios/${u.id}` })).statusCode).toBe(404)
     expect((await t.as(superadmin, { method: 'GET', url: `/api/usuarios/${u.id}` })).json().viviendas).toEqual([])
+  })
+
+  it('refuses an ADMIN or EMPLEADO (409), who would lose the resident, and leaves it in its home; linking moves it', async () => {
+    const u = await makeUsuario(t.db, homeA1.id)
+    const before = await logCount()
+    for (const who of [admin, empleado]) {
+      const res = await t.as(who, { method: 'DELETE', url: `/api/usuarios/${u.id}/viviendas/${homeA1.id}` })
+      expect(res.statusCode).toBe(409)
+      expect(res.json().message).toBe(usuarioMessages.sinViviendaSoloSuperadmin)
+    }
+    expect((await rowOf(u.id))?.viviendaId).toBe(homeA1.id)
+    expect(await logCount()).toBe(before)
+    // SPEC §4's move, as the message says: the link alone, in one change.
+    const moved = await t.as(admin, { method: 'POST', url: `/api/usuarios/${u.id}/viviendas/${homeA2.id}` })
+    expect(moved.statusCode).toBe(200)
+    expect((await rowOf(u.id))?.viviendaId).toBe(homeA2.id)
   })
 
   it('answers 404 for a home the resident is not linked to or another company’s resident, and 401', async () => {

@@ -113,6 +113,8 @@ export function TareasPage() {
   const trabajadores = useTrabajadores(conSelector)
   const elegido = Number(search.get('trabajador')) || null
   const trabajadorId = conSelector ? (elegido ?? trabajador?.id ?? null) : (trabajador?.id ?? null)
+  // A worker who left keeps its tasks here, to be seen and deleted; the server gives it no new one.
+  const inactivo = trabajadores.data?.find((w) => w.id === trabajadorId)?.activo === false
   const completadas = search.get('estado') === 'completadas'
   const page = Math.max(1, Number(search.get('page')) || 1)
 
@@ -238,16 +240,18 @@ export function TareasPage() {
                     {(trabajadores.data ?? []).map((w) => (
                       <option key={w.id} value={w.id}>
                         {w.nombre} {w.apellidos} {rolLabel[w.rol]}
+                        {w.activo ? '' : ' (Inactivo)'}
                       </option>
                     ))}
                   </>
                 )}
               </Form.Select>
               {trabajadores.isError && <div className="small text-danger mt-1">{tareaMessages.errorTrabajadores}</div>}
+              {inactivo && <div className="small text-body-secondary mt-1">{tareaMessages.trabajadorInactivo}</div>}
             </div>
           )}
           {can(trabajador, 'tareas-trabajador', 'create') && (
-            <Button className="ms-auto" onClick={() => nueva.open(null)} disabled={trabajadorId === null}>
+            <Button className="ms-auto" onClick={() => nueva.open(null)} disabled={trabajadorId === null || inactivo}>
               <Icon name="plus-lg" className="me-1" />
               Nueva tarea
             </Button>
