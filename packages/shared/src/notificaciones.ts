@@ -40,3 +40,14 @@ export type NotificacionCreate = z.input<typeof notificacionCreateSchema>
 /** GET /api/notificaciones: the caller's own, newest first, server-paged (DECISIONS A4). */
 export const notificacionListQuerySchema = listQuerySchema(['fechaNotificacion'] as const)
 export type NotificacionListQuery = z.infer<typeof notificacionListQuerySchema>
+
+/**
+ * GET /api/trabajadores/{id}/notificaciones (SPEC §7): the same pages, 50 a page unless `pageSize` (or `limit`,
+ * its older name) says otherwise.
+ */
+export const notificacionesDeQuerySchema = z.object({
+  page: notificacionListQuerySchema.shape.page,
+  pageSize: notificacionListQuerySchema.shape.pageSize.unwrap(),
+  limit: notificacionListQuerySchema.shape.pageSize.unwrap(),
+})
+export const NOTIFICACIONES_DE_PAGE_SIZE = 50

@@ -65,8 +65,13 @@ export async function createNotificaciones(db: DbOrTx, values: Array<typeof noti
   return created
 }
 
-/** A worker reads only its own notifications. */
-export async function listNotificacionesDe(deps: AppDeps, actor: Actor, trabajadorId: number, limit: number) {
+/** A worker reads only its own notifications, a page of them, newest first. */
+export async function listNotificacionesDe(
+  deps: AppDeps,
+  actor: Actor,
+  trabajadorId: number,
+  { limit, offset }: { limit: number; offset: number },
+) {
   if (actor.id !== trabajadorId) throw new AppError('FORBIDDEN')
   const where = and(eq(notificaciones.trabajadorId, trabajadorId), isNull(notificaciones.descartadaEn))
   const [rows, { total }] = await Promise.all([
@@ -75,7 +80,8 @@ export async function listNotificacionesDe(deps: AppDeps, actor: Actor, trabajad
       .from(notificaciones)
       .where(where)
       .orderBy(desc(notificaciones.fechaNotificacion), desc(notificaciones.id))
-      .limit(limit),
+      .limit(limit)
+      .offset(offset),
     // Bounded like every list's total (DECISIONS D13), but counted each time: the stream announces notifications
     // that no write request of this process made (the daily PIR run, another process), and the bell's count
     // must agree with its list at once.

@@ -56,6 +56,34 @@ describe('notifications of the bell (SPEC §2.2, §7)', () => {
     expect(after.json()).toHaveLength(2)
   })
 
+  it('pages them as every list does (page, pageSize; limit, its older name); a bad page is a 400 in Spanish', async () => {
+    const w = await t.worker('EMPLEADO', [])
+    await t.db.execute(sql`insert into notificaciones (titulo, descripcion, trabajador_id, fecha_notificacion)
+      select 'Aviso ' || i, 'x', ${w.id}, timestamptz '2026-11-01T00:00:00Z' + i * interval '1 hour' from generate_series(1, 5) i`)
+    const titulos = async (qs: string) => {
+      const res = await t.as(w, { method: 'GET', url: `/api/trabajadores/${w.id}/notificaciones?${qs}` })
+      expect(res.statusCode, res.body).toBe(200)
+      expect(res.headers['x-total-count']).toBe('5')
+      return res.json().map((n: { titulo: string }) => n.titulo)
+    }
+    expect(await titulos('')).toEqual(['Aviso 5', 'Aviso 4', 'Aviso 3', 'Aviso 2', 'Aviso 1'])
+    expect(await titulos('page=2&pageSize=2')).toEqual(['Aviso 3', 'Aviso 2'])
+    expect(await titulos('page=3&pageSize=2')).toEqual(['Aviso 1'])
+    expect(await titulos('limit=2')).toEqual(['Aviso 5', 'Aviso 4'])
+    expect(await titulos('page=2&limit=2')).toEqual(['Aviso 3', 'Aviso 2'])
+    for (const [qs, field, message] of [
+      ['page=0', 'page', 'La página no es válida'],
+      ['page=999999999', 'page', 'La página no es válida'],
+      ['pageSize=0', 'pageSize', 'El tamaño de página no es válido'],
+      ['pageSize=101', 'pageSize', 'El tamaño de página no puede superar 100'],
+      ['limit=abc', 'limit', 'El tamaño de página no es válido'],
+    ]) {
+      const res = await t.as(w, { method: 'GET', url: `/api/trabajadores/${w.id}/notificaciones?${qs}` })
+      expect(res.statusCode, qs).toBe(400)
+      expect(res.json().fieldErrors, qs).toEqual({ [field as string]: message })
+    }
+  })
+
   it('shows the newest of thousands made at one instant (the daily PIR run) reading only its page’s index entries, sorting none', async () => {
     const w = await t.worker('EMPLEADO', [])
     await t.db.execute(sql`insert into notificaciones (titulo, descripcion, trabajador_id, fecha_notificacion, descartada_en)

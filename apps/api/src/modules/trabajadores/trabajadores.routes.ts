@@ -6,6 +6,8 @@ import {
   errorBodySchema,
   idParamsSchema,
   loginResponseSchema,
+  NOTIFICACIONES_DE_PAGE_SIZE,
+  notificacionesDeQuerySchema,
   notificacionSchema,
   permissionMessages,
   trabajadorCreadoSchema,
@@ -18,6 +20,7 @@ import {
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { errorResponses as errors } from '../../lib/crud-routes'
+import { pageWindow } from '../../lib/records'
 import { actorOf } from '../../plugins/auth'
 import { requirePermission } from '../../plugins/permissions'
 import { listNotificacionesDe } from '../notificaciones/notificaciones.service'
@@ -230,12 +233,14 @@ export const trabajadoresRoutes = trabajadoresResource.routes((app) => {
         tags: ['notificaciones'],
         summary: 'Notificaciones del trabajador, las más recientes primero (SPEC §7)',
         params: idParamsSchema,
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }),
-        response: { 200: z.array(notificacionSchema), 401: errorBodySchema, 403: errorBodySchema },
+        querystring: notificacionesDeQuerySchema,
+        response: { 200: z.array(notificacionSchema), ...errors },
       },
     },
     async (request, reply) => {
-      const { items, total } = await listNotificacionesDe(deps, actorOf(request), request.params.id, request.query.limit ?? 50)
+      const { page, pageSize, limit } = request.query
+      const window = pageWindow({ page, pageSize: pageSize ?? limit ?? NOTIFICACIONES_DE_PAGE_SIZE })
+      const { items, total } = await listNotificacionesDe(deps, actorOf(request), request.params.id, window)
       reply.header('X-Total-Count', String(total))
       return items
     },
