@@ -338,10 +338,10 @@ async function seed(db: Db): Promise<Seeded> {
     const to = Math.min(SIZE.logs, from + chunk) - 1
     await exec(
       db,
-      `insert into logs (fecha, trabajador_id, trabajador_email, trabajador_nombre, accion, url, tipo, descripcion,
-                         vivienda_id, vivienda_nombre, usuario_id, datos)
+      `insert into logs (fecha, trabajador_id, trabajador_email, trabajador_nombre, trabajador_apellidos, accion, url, tipo,
+                         descripcion, vivienda_id, vivienda_nombre, usuario_id, datos)
        select now() - (g * ${perEntry}) * interval '1 second', w.ids[1 + g % ${SIZE.workers}],
-              'bench-all-' || (g % ${SIZE.workers}) || '@demo.es', 'Trabajador ' || (g % ${SIZE.workers}),
+              'bench-all-' || (g % ${SIZE.workers}) || '@demo.es', 'Trabajador', 'Número ' || (g % ${SIZE.workers}),
               (array['Inicio de sesión', 'Modificar usuario', 'Crear documento', 'Crear movimiento de caja'])[1 + g % 4],
               (array['/', '/usuarios', '/documentacion', '/caja'])[1 + g % 4],
               (array['success', 'warning', 'success', 'success'])[1 + g % 4],

@@ -90,10 +90,10 @@ async function seed(db: Db): Promise<Seeded> {
     const to = Math.min(ENTRIES, from + chunk - 1)
     await db.execute(
       sql.raw(`
-      insert into logs (fecha, trabajador_id, trabajador_email, trabajador_nombre, accion, url, tipo, descripcion,
-                        vivienda_id, vivienda_nombre, usuario_id, datos)
+      insert into logs (fecha, trabajador_id, trabajador_email, trabajador_nombre, trabajador_apellidos, accion, url, tipo,
+                        descripcion, vivienda_id, vivienda_nombre, usuario_id, datos)
       select now() - (g * ${secondsPerEntry}) * interval '1 second',
-             w.ids[1 + g % ${WORKERS}], 'bench-logs-' || (g % ${WORKERS}) || '@demo.es', 'Trabajador Número ' || (g % ${WORKERS}),
+             w.ids[1 + g % ${WORKERS}], 'bench-logs-' || (g % ${WORKERS}) || '@demo.es', 'Trabajador', 'Número ' || (g % ${WORKERS}),
              a.accion[1 + g % 8], a.url[1 + g % 8], a.tipo[1 + g % 8],
              'Registro ' || g || ': ' || a.accion[1 + g % 8] || ' del usuario Nº ' || (g % 5000),
              case when g % 2 = 0 then v.ids[1 + g % ${HOMES}] end,

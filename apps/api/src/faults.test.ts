@@ -434,7 +434,8 @@ describe('the log is history (item 5)', () => {
       ['Eliminar vivienda', 'Calle Que Se Va 2'],
     ])
     // Who, by name too: the worker may be deleted later.
-    for (const e of entries) expect(e.trabajadorNombre).toMatch(/^Prueba Trabajador \d+$/)
+    for (const e of entries)
+      expect([e.trabajadorNombre, e.trabajadorApellidos]).toEqual(['Prueba', expect.stringMatching(/^Trabajador \d+$/)])
   })
 })
 

@@ -40,8 +40,13 @@ export const logSchema = z.object({
   id: z.number().int(),
   fecha: z.string(),
   trabajadorId: z.number().int().nullable(),
-  /** Null for an event without a worker (a failed login for an unknown e-mail). */
-  trabajador: z.object({ id: z.number().int(), nombre: z.string(), email: z.string().nullable() }).nullable(),
+  /**
+   * Null for an event without a worker (a failed login for an unknown e-mail). `apellidos` is empty in an entry
+   * written before the surnames were kept apart from the given name, whose `nombre` holds the whole name.
+   */
+  trabajador: z
+    .object({ id: z.number().int(), nombre: z.string(), apellidos: z.string(), email: z.string().nullable() })
+    .nullable(),
   accion: z.string(),
   url: z.string(),
   viviendaId: z.number().int().nullable(),
@@ -107,3 +112,8 @@ export const LOG_CSV_HEADERS = ['Fecha', 'Trabajador', 'Accion', 'URL', 'Viviend
 
 /** Log types by change (DECISIONS L1): create success, modify warning, delete error. */
 export const logTipoPorCambio = { create: 'success', update: 'warning', delete: 'error' } as const
+
+/** The whole name of an entry's worker, as the Trabajador column and the CSV show it. */
+export function logTrabajadorNombre(trabajador: { nombre: string; apellidos: string }): string {
+  return trabajador.apellidos ? `${trabajador.nombre} ${trabajador.apellidos}` : trabajador.nombre
+}

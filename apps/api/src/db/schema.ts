@@ -392,9 +392,13 @@ export const logs = pgTable(
     id: serial().primaryKey(),
     fecha: timestamp({ withTimezone: true }).notNull().defaultNow(),
     trabajadorId: integer(),
-    /** Who, kept as it was when the entry was written. */
+    /**
+     * Who, kept as it was when the entry was written: the given name and the surnames apart (SPEC §3), since
+     * migration 0019. An entry written before holds the whole name in trabajador_nombre and no surnames.
+     */
     trabajadorEmail: varchar({ length: 254 }),
     trabajadorNombre: varchar({ length: 200 }),
+    trabajadorApellidos: varchar({ length: 200 }),
     accion: varchar({ length: 100 }).notNull(),
     url: varchar({ length: 300 }).notNull().default(''),
     viviendaId: integer(),

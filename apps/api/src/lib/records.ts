@@ -250,7 +250,8 @@ export async function logChange(db: DbOrTx, actor: LogActor, change: Change): Pr
     .values({
       trabajadorId: actor?.id ?? null,
       trabajadorEmail: actor?.email ?? null,
-      trabajadorNombre: actor ? `${actor.nombre} ${actor.apellidos}` : null,
+      trabajadorNombre: actor?.nombre ?? null,
+      trabajadorApellidos: actor?.apellidos ?? null,
       accion: change.accion,
       url: change.url,
       tipo,

@@ -681,7 +681,8 @@ async function seedInto(tx: Tx, now: Date, options: SeedOptions): Promise<void> 
     const who = (w: { id: number; email: string; nombre: string; apellidos: string }) => ({
       trabajadorId: w.id,
       trabajadorEmail: w.email,
-      trabajadorNombre: `${w.nombre} ${w.apellidos}`,
+      trabajadorNombre: w.nombre,
+      trabajadorApellidos: w.apellidos,
     })
     const en = (v: { id: number; nombre: string }) => ({ viviendaId: v.id, viviendaNombre: v.nombre })
     const [h0, h1, h2] = [homeRows[0]!, homeRows[1]!, homeRows[homeRows.length - 1]!]

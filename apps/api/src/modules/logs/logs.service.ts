@@ -37,7 +37,11 @@ const { datos: _datos, ...entryColumns } = logColumns
 const listColumns = { ...entryColumns, cambios: sql<boolean>`${logs.datos} is not null` }
 type ListRow = Omit<Row, 'datos'> & { cambios: boolean }
 
-/** Row → a list's entry: the worker and home with the names kept when it was written (DECISIONS L2). */
+/**
+ * Row → a list's entry: the worker and home with the names kept when it was written (DECISIONS L2). The worker's
+ * given name and surnames apart (SPEC §3); an entry written before they were kept apart has the whole name in
+ * `nombre` and empty `apellidos`.
+ */
 export function toLogItem(row: ListRow): LogListItem {
   return {
     id: row.id,
@@ -49,6 +53,7 @@ export function toLogItem(row: ListRow): LogListItem {
         : {
             id: row.trabajadorId,
             nombre: row.trabajadorNombre ?? row.trabajadorEmail ?? `Trabajador ${row.trabajadorId}`,
+            apellidos: row.trabajadorNombre === null ? '' : (row.trabajadorApellidos ?? ''),
             email: row.trabajadorEmail,
           },
     accion: row.accion,
@@ -157,7 +162,10 @@ const EXPORT_TIMEOUT_MS = 30 * 60_000
 /** What the CSV reads of each entry, in SPEC §2.11's column order (rows come as arrays in this order). */
 const csvColumns = {
   fecha: logs.fecha,
-  trabajador: sql<string | null>`coalesce(${logs.trabajadorNombre}, ${logs.trabajadorEmail})`,
+  // The whole name (an entry written before migration 0019 holds it all in trabajador_nombre), or the e-mail.
+  trabajador: sql<
+    string | null
+  >`coalesce(nullif(concat_ws(' ', ${logs.trabajadorNombre}, ${logs.trabajadorApellidos}), ''), ${logs.trabajadorEmail})`,
   accion: logs.accion,
   url: logs.url,
   vivienda: logs.viviendaNombre,

@@ -41,7 +41,8 @@ beforeAll(async () => {
       accion: 'Modificar usuario',
       descripcion: 'Usuario José Núñez modificado',
       trabajadorId: colega.id,
-      trabajadorNombre: 'Colega De Propia',
+      trabajadorNombre: 'Colega',
+      trabajadorApellidos: 'De Propia',
       trabajadorEmail: colega.email,
       viviendaId: casa.id,
       viviendaNombre: casa.nombre,
@@ -100,7 +101,7 @@ describe('GET /api/logs (SPEC §2.11, DECISIONS P1)', () => {
       id: expect.any(Number),
       fecha: '2026-03-10T23:30:00.000Z',
       trabajadorId: colega.id,
-      trabajador: { id: colega.id, nombre: 'Colega De Propia', email: colega.email },
+      trabajador: { id: colega.id, nombre: 'Colega', apellidos: 'De Propia', email: colega.email },
       accion: 'Modificar usuario',
       url: '/prueba',
       viviendaId: casa.id,
@@ -113,6 +114,8 @@ describe('GET /api/logs (SPEC §2.11, DECISIONS P1)', () => {
     // The values themselves are the opened entry's (GET /api/logs/:id), not the page's.
     expect(first).not.toHaveProperty('antes')
     expect(second).toMatchObject({ accion: 'Crear vivienda', cambios: false, vivienda: null })
+    // Written before the surnames were kept apart: the whole name in nombre.
+    expect(second?.trabajador).toEqual({ id: colega.id, nombre: 'Colega De Propia', apellidos: '', email: null })
   })
 
   it('filters by Madrid day, range, worker, home, type and free text (no case or accents), newest first, paged', async () => {
@@ -156,7 +159,7 @@ describe('GET /api/logs (SPEC §2.11, DECISIONS P1)', () => {
     await t.db.update(trabajadores).set({ nombre: 'Renombrado' }).where(eq(trabajadores.id, colega.id))
     await t.db.update(viviendas).set({ nombre: 'Calle Nueva 1' }).where(eq(viviendas.id, casa.id))
     const [first] = (await list(admin, 'fecha=2026-03-11')).json() as Log[]
-    expect(first?.trabajador?.nombre).toBe('Colega De Propia')
+    expect(first?.trabajador).toMatchObject({ nombre: 'Colega', apellidos: 'De Propia' })
     expect(first?.vivienda?.nombre).toBe('Calle Mayor 12')
   })
 })
@@ -205,7 +208,8 @@ describe('GET /api/logs/csv (SPEC §2.11 Descargar)', () => {
         accion: 'Crear "contacto"; con punto y coma',
         url: '/contactos',
         trabajadorId: w.id,
-        trabajadorNombre: 'Lucía Peña',
+        trabajadorNombre: 'Lucía',
+        trabajadorApellidos: 'Peña',
         viviendaNombre: null,
         fecha: new Date('2026-07-01T08:09:10Z'),
       }),

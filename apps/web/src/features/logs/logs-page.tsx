@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Log, LogListItem, LogTipo } from '@vb/shared'
-import { logMessages, logTipoLabels, logTipos } from '@vb/shared/logs'
+import { logMessages, logTipoLabels, logTipos, logTrabajadorNombre } from '@vb/shared/logs'
 import { useState } from 'react'
 import { Badge, Button, Card, Spinner, Table } from 'react-bootstrap'
 import { useSearchParams } from 'react-router'
@@ -42,7 +42,7 @@ const columns: Column<LogListItem>[] = [
     sortLabels: DATE_SORT_LABELS,
     cell: (l) => <span className="text-nowrap">{formatDateTimeSeconds(l.fecha)}</span>,
   },
-  { id: 'trabajador', header: 'Trabajador', cell: (l) => l.trabajador?.nombre ?? sinDato },
+  { id: 'trabajador', header: 'Trabajador', cell: (l) => (l.trabajador ? logTrabajadorNombre(l.trabajador) : sinDato) },
   { id: 'accion', header: 'Accion', cell: (l) => l.accion, card: 'title' },
   { id: 'url', header: 'URL', cell: (l) => <span className="text-break font-monospace small">{l.url || '—'}</span> },
   { id: 'vivienda', header: 'Vivienda', cell: (l) => l.vivienda?.nombre ?? sinDato },

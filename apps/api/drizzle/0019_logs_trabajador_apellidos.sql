@@ -1,0 +1,1 @@
+ALTER TABLE "logs" ADD COLUMN "trabajador_apellidos" varchar(200);
