@@ -34,7 +34,7 @@ describe('response serializer', () => {
       id,
       fecha: '2026-11-24T22:59:55.199Z',
       trabajadorId: id % 3 ? 7 : null,
-      trabajador: id % 3 ? { id: 7, nombre: 'Ana "la jefa" Ruiz\\ \u2028ñ', email: null } : null,
+      trabajador: id % 3 ? { id: 7, nombre: 'Ana "la jefa"', apellidos: 'Ruiz\\ \u2028ñ', email: null } : null,
       accion: 'Crear movimiento de caja',
       url: '/caja',
       viviendaId: null,
