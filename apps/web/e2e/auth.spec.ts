@@ -41,10 +41,13 @@ test.describe('Login (SPEC §2.17)', () => {
     await expect(page.getByText('La contraseña es obligatoria')).toBeVisible()
     await expect(page.getByLabel('Correo')).toHaveAttribute('aria-invalid', 'true')
 
+    // SPEC §5: a message is cleared when its field is edited, not replaced by another one as the user types.
     await page.getByLabel('Correo').fill('no-es-un-correo')
+    await expect(page.getByText('El correo es obligatorio')).toBeHidden()
+    await expect(page.getByText('Correo inválido')).toBeHidden()
+    await expect(page.getByLabel('Correo')).not.toHaveAttribute('aria-invalid', 'true')
     await page.getByRole('button', { name: 'Entrar' }).click()
     await expect(page.getByText('Correo inválido')).toBeVisible()
-    // SPEC §5: a message is cleared when the field is edited into a valid value.
     await page.getByLabel('Contraseña', { exact: true }).fill('algo')
     await expect(page.getByText('La contraseña es obligatoria')).toBeHidden()
     await expect(page).toHaveURL('/')
@@ -327,6 +330,10 @@ test.describe('Passwords (SPEC §2.18, §2.19, DECISIONS S4)', () => {
       await guardar.click()
       await expect(page.getByText(passwordMessages.actual)).toBeVisible()
       await expect(page.getByText(passwordMessages.ruleNueva)).toBeVisible()
+      // SPEC §5: editing a field clears its message, even into a value still wrong; the next save says so again.
+      await nueva.fill('abc')
+      await expect(page.getByText(passwordMessages.ruleNueva)).toBeHidden()
+      await expect(page.getByText(passwordMessages.actual)).toBeVisible()
 
       await actual.fill('NoEsLaMia1')
       await nueva.fill(temporal)

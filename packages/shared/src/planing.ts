@@ -8,6 +8,7 @@ export const planingMessages = {
   tituloObligatorio: 'El título es obligatorio',
   tituloLargo: 'El título no puede superar 200 caracteres',
   descripcionObligatoria: 'La descripción es obligatoria',
+  descripcionLarga: 'La descripción no puede superar 2000 caracteres',
   fechaObligatoria: 'La fecha es obligatoria',
   fechaInvalida: 'La fecha no es válida',
   horaObligatoria: 'La hora es obligatoria',
@@ -60,7 +61,7 @@ const descripcion = z
   .string({ error: planingMessages.descripcionObligatoria })
   .trim()
   .min(1, planingMessages.descripcionObligatoria)
-  .max(2000, planingMessages.descripcionObligatoria)
+  .refine((v) => charLength(v) <= 2000, planingMessages.descripcionLarga)
 
 const missing = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
 

@@ -75,12 +75,23 @@ export const trabajadorMessages = {
 /** SPEC §2.20, §2.10: how a role is named on screen. */
 export const rolLabels = { SUPERADMIN: 'Superadministrador', ADMIN: 'Administrador', EMPLEADO: 'Empleado' } as const
 
-/** SPEC §5 Own settings (/configuracionUsuario). */
+/** SPEC §5 Worker: the name and surnames, as the workers screen and one's own settings check them. */
+const nombreTrabajador = requiredText(trabajadorMessages.nombreObligatorio)
+  .min(2, trabajadorMessages.nombreLongitud)
+  .max(60, trabajadorMessages.nombreLongitud)
+  .regex(PERSON_NAME, trabajadorMessages.nombreCaracteres)
+const apellidosTrabajador = requiredText(trabajadorMessages.apellidosObligatorios)
+  .min(2, trabajadorMessages.apellidosLongitud)
+  .max(100, trabajadorMessages.apellidosLongitud)
+  .regex(PERSON_NAME, trabajadorMessages.apellidosCaracteres)
+
+/**
+ * SPEC §5 Own settings (/configuracionUsuario): its messages for the required fields and the e-mail, and the
+ * Worker's rules for the name and surnames (the record is a worker's), so that every error comes at once.
+ */
 export const ajustesUsuarioSchema = z.object({
-  nombre: requiredText(trabajadorMessages.nombreObligatorio)
-    .max(60, trabajadorMessages.nombreLongitud)
-    .regex(PERSON_NAME, trabajadorMessages.nombreCaracteres),
-  apellidos: requiredText(trabajadorMessages.apellidosObligatorios).max(100, trabajadorMessages.apellidosLongitud),
+  nombre: nombreTrabajador,
+  apellidos: apellidosTrabajador,
   email: requiredText(trabajadorMessages.emailObligatorio)
     .max(254, trabajadorMessages.emailSettings)
     .pipe(z.email(trabajadorMessages.emailSettings)),
@@ -108,14 +119,8 @@ const fotoSchema = z
 
 /** SPEC §5 Worker, as a create body (DECISIONS S1: no password in it; the server generates one). */
 export const trabajadorCreateSchema = z.object({
-  nombre: requiredText(trabajadorMessages.nombreObligatorio)
-    .min(2, trabajadorMessages.nombreLongitud)
-    .max(60, trabajadorMessages.nombreLongitud)
-    .regex(PERSON_NAME, trabajadorMessages.nombreCaracteres),
-  apellidos: requiredText(trabajadorMessages.apellidosObligatorios)
-    .min(2, trabajadorMessages.apellidosLongitud)
-    .max(100, trabajadorMessages.apellidosLongitud)
-    .regex(PERSON_NAME, trabajadorMessages.apellidosCaracteres),
+  nombre: nombreTrabajador,
+  apellidos: apellidosTrabajador,
   email: requiredText(trabajadorMessages.emailObligatorio)
     .max(254, trabajadorMessages.email)
     .pipe(z.email(trabajadorMessages.email)),

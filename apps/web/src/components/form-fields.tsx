@@ -2,13 +2,8 @@ import { type QueryKey, useQuery } from '@tanstack/react-query'
 import { type ReactNode, useId } from 'react'
 import { Button, Form, InputGroup } from 'react-bootstrap'
 import type { FieldValues, Path, PathValue, RegisterOptions, UseFormReturn } from 'react-hook-form'
+import { registerClearing } from '../lib/form-errors'
 import { Icon } from './icon'
-
-/**
- * SPEC §5: errors show under each field and are cleared when the field is edited, so a form validates on
- * submit only (`useForm({ ...formValidation, resolver })`) and each field clears its own error on change.
- */
-export const formValidation = { mode: 'onSubmit', reValidateMode: 'onSubmit' } as const
 
 interface FieldProps<T extends FieldValues, C, O> {
   form: UseFormReturn<T, C, O>
@@ -29,12 +24,7 @@ function useFieldBinding<T extends FieldValues, C, O>(
   const message = error?.message
   const errorId = `${id}-error`
   const helpId = `${id}-help`
-  const registered = form.register(name, {
-    ...options,
-    onChange: () => {
-      if (form.getFieldState(name).error) form.clearErrors(name)
-    },
-  })
+  const registered = registerClearing(form, name, options)
   return { id, message, errorId, helpId, registered }
 }
 

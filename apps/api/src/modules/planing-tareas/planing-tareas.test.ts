@@ -95,6 +95,7 @@ describe('POST /api/planing-tareas (SPEC §5 Calendar task, DECISIONS D4)', () =
   it.each([
     ['titulo', '', m.tituloObligatorio],
     ['descripcion', '', m.descripcionObligatoria],
+    ['descripcion', 'x'.repeat(2001), m.descripcionLarga],
     ['hora', undefined, m.horaObligatoria],
     ['hora', '24:00', m.horaInvalida],
     ['hora', '7:5', m.horaInvalida],

@@ -449,6 +449,18 @@ describe('self-escalation (DECISIONS A5, P3): never stored through any write', (
       apellidos: trabajadorMessages.apellidosObligatorios,
       email: trabajadorMessages.emailSettings,
     })
+    // The Worker's rules for the name and surnames come with the e-mail's at once, not on a second save.
+    const short = await t.as(me, {
+      method: 'PATCH',
+      url: `/api/trabajadores/${me.id}`,
+      payload: { nombre: 'E', apellidos: 'N2', email: 'mal' },
+    })
+    expect(short.statusCode).toBe(400)
+    expect(short.json().fieldErrors).toEqual({
+      nombre: trabajadorMessages.nombreLongitud,
+      apellidos: trabajadorMessages.apellidosCaracteres,
+      email: trabajadorMessages.emailSettings,
+    })
     const taken = await t.as(me, {
       method: 'PATCH',
       url: `/api/trabajadores/${me.id}`,

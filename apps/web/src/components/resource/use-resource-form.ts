@@ -5,9 +5,8 @@ import { useLocation } from 'react-router'
 import type { z } from 'zod'
 import { ApiError } from '../../lib/api-client'
 import { drafts } from '../../lib/drafts'
-import { errorMessage } from '../../lib/form-errors'
+import { errorMessage, formValidation } from '../../lib/form-errors'
 import { useTrabajador } from '../../lib/use-session'
-import { formValidation } from '../form-fields'
 
 /** Every field of the form, each with its starting value (undefined for a select with nothing chosen). */
 export type FormDefaults<I> = { [K in keyof I]-?: I[K] | undefined }

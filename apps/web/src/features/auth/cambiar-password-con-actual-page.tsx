@@ -10,7 +10,7 @@ import { AuthLayout } from '../../components/auth-layout'
 import { Icon } from '../../components/icon'
 import { PasswordField } from '../../components/password-field'
 import { ApiError } from '../../lib/api-client'
-import { applyFieldErrors } from '../../lib/form-errors'
+import { applyFieldErrors, formValidation, registerClearing } from '../../lib/form-errors'
 import { session } from '../../lib/session'
 import { cambiarPassword } from './api'
 import { NewPasswordFields } from './new-password-fields'
@@ -21,15 +21,16 @@ export function CambiarPasswordConActualPage() {
   const [done, setDone] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
   const completeChange = useCompletePasswordChange()
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ChangePasswordForm>({
+  const form = useForm<ChangePasswordForm>({
+    ...formValidation,
     resolver: zodResolver(changePasswordFormSchema),
     defaultValues: { passwordActual: '', passwordNueva: '', confirmar: '' },
   })
+  const {
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = form
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null)
@@ -81,12 +82,12 @@ export function CambiarPasswordConActualPage() {
           autoComplete="current-password"
           autoFocus
           error={errors.passwordActual?.message}
-          registration={register('passwordActual')}
+          registration={registerClearing(form, 'passwordActual')}
         />
         <NewPasswordFields
           idPrefix="cpa"
-          nueva={register('passwordNueva')}
-          confirmar={register('confirmar')}
+          nueva={registerClearing(form, 'passwordNueva')}
+          confirmar={registerClearing(form, 'confirmar')}
           errors={{ passwordNueva: errors.passwordNueva?.message, confirmar: errors.confirmar?.message }}
           confirmLabel="Confirmar nueva contraseña"
           busy={isSubmitting}

@@ -8,6 +8,7 @@ import { useForm } from 'react-hook-form'
 import { Link, Navigate } from 'react-router'
 import { AuthLayout } from '../../components/auth-layout'
 import { Icon } from '../../components/icon'
+import { formValidation, registerClearing } from '../../lib/form-errors'
 import { session } from '../../lib/session'
 import { cambiarPassword } from './api'
 import { NewPasswordFields } from './new-password-fields'
@@ -24,14 +25,15 @@ export function CambiarPasswordPage() {
     return Boolean(t) && !t?.passwordTemporal && !session.requiereCambioPassword()
   })
   const completeChange = useCompletePasswordChange()
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<NewPasswordForm>({
+  const form = useForm<NewPasswordForm>({
+    ...formValidation,
     resolver: zodResolver(newPasswordFormSchema),
     defaultValues: { passwordNueva: '', confirmar: '' },
   })
+  const {
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = form
 
   if (needsCurrent) return <Navigate to="/cambiar-password-con-actual" replace />
 
@@ -72,8 +74,8 @@ export function CambiarPasswordPage() {
       <Form noValidate onSubmit={onSubmit}>
         <NewPasswordFields
           idPrefix="cp"
-          nueva={register('passwordNueva')}
-          confirmar={register('confirmar')}
+          nueva={registerClearing(form, 'passwordNueva')}
+          confirmar={registerClearing(form, 'confirmar')}
           errors={{ passwordNueva: errors.passwordNueva?.message, confirmar: errors.confirmar?.message }}
           autoFocus
           busy={isSubmitting}

@@ -13,6 +13,7 @@ import { FirstIcon as Icon } from '../../components/first-icons'
 import { PasswordField } from '../../components/password-field'
 import { ApiError } from '../../lib/api-client'
 import { drafts } from '../../lib/drafts'
+import { formValidation, registerClearing } from '../../lib/form-errors'
 import { session } from '../../lib/session'
 import { login } from './api'
 import { returnTo, sesionTerminada } from './login-state'
@@ -37,11 +38,11 @@ export function LoginPage() {
   const { state } = useLocation()
   const queryClient = useQueryClient()
   const [failure, setFailure] = useState<string | null>(null)
+  const form = useForm<LoginInput>({ ...formValidation, resolver: loginResolver, defaultValues: { email: '', password: '' } })
   const {
-    register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<LoginInput>({ resolver: loginResolver, defaultValues: { email: '', password: '' } })
+  } = form
 
   // SPEC §2.2: opening the login screen clears all stored session data.
   useEffect(() => {
@@ -97,7 +98,7 @@ export function LoginPage() {
             isInvalid={Boolean(errors.email)}
             aria-invalid={errors.email ? true : undefined}
             aria-describedby={errors.email ? 'login-email-error' : undefined}
-            {...register('email', { onChange: onInput })}
+            {...registerClearing(form, 'email', { onChange: onInput })}
           />
           <Form.Control.Feedback type="invalid" id="login-email-error">
             {errors.email?.message}
@@ -108,7 +109,7 @@ export function LoginPage() {
           label="Contraseña"
           autoComplete="current-password"
           error={errors.password?.message}
-          registration={register('password', { onChange: onInput })}
+          registration={registerClearing(form, 'password', { onChange: onInput })}
         />
         <Button type="submit" className="w-100 mt-2" size="lg" disabled={isSubmitting}>
           {isSubmitting ? (

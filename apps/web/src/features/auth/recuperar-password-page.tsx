@@ -11,6 +11,7 @@ import { Link } from 'react-router'
 import { AuthLayout } from '../../components/auth-layout'
 import { Icon } from '../../components/icon'
 import { ApiError } from '../../lib/api-client'
+import { formValidation, registerClearing } from '../../lib/form-errors'
 import { recuperarPassword, restablecerPassword } from './api'
 import { NewPasswordFields } from './new-password-fields'
 
@@ -51,11 +52,15 @@ export function RecuperarPasswordPage() {
 function PedirEnlaceForm() {
   const [sent, setSent] = useState<string | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
+  const form = useForm<{ email: string }>({
+    ...formValidation,
+    resolver: zodResolver(recuperarPasswordSchema),
+    defaultValues: { email: '' },
+  })
   const {
-    register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<{ email: string }>({ resolver: zodResolver(recuperarPasswordSchema), defaultValues: { email: '' } })
+  } = form
 
   const onSubmit = handleSubmit(async ({ email }) => {
     setFailure(null)
@@ -99,7 +104,7 @@ function PedirEnlaceForm() {
                 isInvalid={Boolean(errors.email)}
                 aria-invalid={errors.email ? true : undefined}
                 aria-describedby={errors.email ? 'recuperar-email-error' : undefined}
-                {...register('email')}
+                {...registerClearing(form, 'email')}
               />
               <Form.Control.Feedback type="invalid" id="recuperar-email-error">
                 {errors.email?.message}
@@ -119,14 +124,15 @@ function PedirEnlaceForm() {
 function RestablecerForm({ token }: { token: string }) {
   const [done, setDone] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<NewPasswordForm>({
+  const form = useForm<NewPasswordForm>({
+    ...formValidation,
     resolver: zodResolver(newPasswordFormSchema),
     defaultValues: { passwordNueva: '', confirmar: '' },
   })
+  const {
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = form
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null)
@@ -166,8 +172,8 @@ function RestablecerForm({ token }: { token: string }) {
       <Form noValidate onSubmit={onSubmit}>
         <NewPasswordFields
           idPrefix="rp"
-          nueva={register('passwordNueva')}
-          confirmar={register('confirmar')}
+          nueva={registerClearing(form, 'passwordNueva')}
+          confirmar={registerClearing(form, 'confirmar')}
           errors={{ passwordNueva: errors.passwordNueva?.message, confirmar: errors.confirmar?.message }}
           autoFocus
           busy={isSubmitting}
