@@ -150,6 +150,7 @@ test('superadmin: the selector lists every worker, SUPERADMIN too, and the inact
   await expect(page).toHaveURL(/trabajador=\d+/)
   await expect(page.getByText('Este trabajador está inactivo: no se le pueden asignar tareas nuevas')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Nueva tarea' })).toBeDisabled()
+  await expectAccessible(page)
   await selector(page).selectOption({ label: 'Elena Navarro Díaz EMPLEADO' })
   await expect(page.getByRole('button', { name: 'Nueva tarea' })).toBeEnabled()
   await page.getByRole('tab', { name: 'Tareas completadas' }).click()
