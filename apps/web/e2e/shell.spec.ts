@@ -45,6 +45,10 @@ test.describe('Shell and navigation (SPEC §2.2)', () => {
     await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible()
     await page.getByRole('link', { name: 'Volver al inicio' }).click()
     await expect(page).toHaveURL('/inicio')
+    // SPEC §2.1: SPEC's client registered this screen with a doubled leading slash; such an address opens it.
+    await page.goto(`${new URL(page.url()).origin}//cambiar-password-con-actual`)
+    await expect(page).toHaveURL('/cambiar-password-con-actual')
+    await expect(page.getByLabel('Contraseña actual', { exact: true })).toBeVisible()
   })
 
   test('without a token every protected route goes to the login screen', async ({ page }) => {
@@ -357,6 +361,22 @@ test.describe('Small screens (SPEC §2.2: the menu collapses below 1399 px)', ()
     await loginAs(page, 'admin')
     await expect(page.getByRole('navigation', { name: 'Menú principal' })).toBeVisible()
     await expect(page.getByRole('button', { name: 'Abrir menú' })).toBeHidden()
+  })
+
+  test('every list fits the screen from a tablet to a desktop: a table where it fits, cards where it does not', async ({
+    page,
+  }) => {
+    await loginAs(page, 'superadmin')
+    for (const width of [768, 820, 991, 992, 1024, 1280, 1399]) {
+      await page.setViewportSize({ width, height: 900 })
+      for (const path of ['/usuarios', '/trabajadores', '/viviendas', '/contactos', '/empresas', '/presupuestos', '/logs']) {
+        await page.goto(path)
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+        await expect(page.getByText('Cargando...')).toHaveCount(0)
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+        expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0)
+      }
+    }
   })
 })
 

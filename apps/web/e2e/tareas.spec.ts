@@ -122,6 +122,14 @@ test('admin: the selector lists its companies’ workers without SUPERADMIN; a t
   const titulo = unique('Cambiar bombillas')
   await form.getByLabel('Título').fill(titulo)
   await form.getByLabel('Descripción').fill('Pasillo y cocina')
+  // One click opens the list (the focus opens it, and the click must not toggle it shut again); Escape closes it.
+  await combobox(form, 'Vivienda').click()
+  await expect(combobox(form, 'Vivienda')).toHaveAttribute('aria-expanded', 'true')
+  await expect(form.getByRole('option').first()).toBeVisible()
+  await combobox(form, 'Vivienda').click()
+  await expect(combobox(form, 'Vivienda')).toHaveAttribute('aria-expanded', 'true')
+  await combobox(form, 'Vivienda').press('Escape')
+  await expect(combobox(form, 'Vivienda')).toHaveAttribute('aria-expanded', 'false')
   // The homes are searched by the server (an operator has thousands).
   await pick(form, 'Vivienda', 'Calle Mayor 12, 2º A, Valencia', 'mayor 12')
   await form.getByLabel('Fecha').fill(inAWeek())

@@ -235,3 +235,25 @@ test("a deactivated worker's open session ends at once", async ({ page, browser 
   await other.close()
   await worker.api.delete(`/trabajadores/${worker.id}`)
 })
+
+test('the list reads in the order of its Nombre column, given name first, and turns round on a click', async ({ page }) => {
+  await loginAs(page, 'superadmin', '/trabajadores')
+  const header = page.getByRole('columnheader', { name: /Nombre/ })
+  await expect(header).toHaveAttribute('aria-sort', 'ascending')
+  const names = async () => {
+    await expect(page.getByText('Cargando...')).toHaveCount(0)
+    return (await page.getByRole('row').allInnerTexts()).slice(1).map((r) => r.trim().split(/\s+/)[0] ?? '')
+  }
+  const byName = (a: string, b: string) => a.localeCompare(b, 'es', { sensitivity: 'base' })
+  const ascending = await names()
+  expect(ascending.length).toBeGreaterThan(3)
+  expect(ascending).toEqual([...ascending].sort(byName))
+  await header.getByRole('button').click()
+  await expect(header).toHaveAttribute('aria-sort', 'descending')
+  await expect
+    .poll(async () => {
+      const descending = await names()
+      return descending.join() === [...descending].sort(byName).reverse().join()
+    })
+    .toBe(true)
+})

@@ -95,6 +95,12 @@ export function RemoteCombobox({
       }
     },
     onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem ?? null),
+    // The box opens its list when it gets focus (a click, Tab); the click that gave it focus would then toggle
+    // it shut again (downshift's InputClick), so a click never closes it: Escape, a choice or leaving the box do.
+    stateReducer: (state, { type, changes }) =>
+      type === useCombobox.stateChangeTypes.InputClick
+        ? { ...changes, isOpen: true, highlightedIndex: state.isOpen ? state.highlightedIndex : changes.highlightedIndex }
+        : changes,
   })
 
   const status = options.isPending ? 'Cargando...' : options.isError ? errorText : null

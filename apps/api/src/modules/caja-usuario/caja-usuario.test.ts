@@ -428,11 +428,11 @@ describe('GET /api/caja-usuario/extracto: the statement PDF', () => {
     expect(lines).toContain('Saldo inicial: 100,00 €')
     expect(lines).toContain('01/10/2026 Diez céntimos 0 0,10 € 100,10 €')
     expect(lines).toContain('03/10/2026 Veinte céntimos 2 0,20 € 100,90 €')
-    expect(lines).toContain('20/10/2026 Compra de ropa (€) -1234,56 € -1133,66 €')
+    expect(lines).toContain('20/10/2026 Compra de ropa (€) -1.234,56 € -1.133,66 €')
     expect(text).not.toContain('Ingreso pensión')
     expect(lines).toContain('Total ingresos: 0,90 €')
-    expect(lines).toContain('Total gastos: -1234,56 €')
-    expect(lines).toContain('Saldo final: -1133,66 €')
+    expect(lines).toContain('Total gastos: -1.234,56 €')
+    expect(lines).toContain('Saldo final: -1.133,66 €')
     expect(text).toMatch(/Generado el 21\/11\/2026, 12:00/)
     expect(lines).toContain('Generado el 21/11/2026, 12:00 Página 1 de 1')
     expect(await pdfPages(res.rawPayload)).toBe(1)
@@ -442,8 +442,8 @@ describe('GET /api/caja-usuario/extracto: the statement PDF', () => {
       url: `/api/caja-usuario/extracto?usuarioId=${u.id}&desde=2026-11-01&hasta=2026-11-30`,
     })
     const novLines = await pdfLines(nov.rawPayload)
-    expect(novLines).toContain('Saldo inicial: -1133,66 €')
-    expect(novLines).toContain('01/11/2026 Ingreso pensión 1500,00 € 366,34 €')
+    expect(novLines).toContain('Saldo inicial: -1.133,66 €')
+    expect(novLines).toContain('01/11/2026 Ingreso pensión 1.500,00 € 366,34 €')
     expect(novLines).toContain('Saldo final: 366,34 €')
   })
 
@@ -549,8 +549,8 @@ describe('the statement is bounded and consistent', () => {
     const lines = await pdfLines(res.rawPayload)
     const rows = lines.filter((l) => /^\d\d\/\d\d\/2026 Movimiento /.test(l))
     expect(rows).toHaveLength(5000)
-    expect(lines).toContain('Saldo final: 3125,00 €')
-    expect(rows.at(-1)).toMatch(/ 3125,00 €$/)
+    expect(lines).toContain('Saldo final: 3.125,00 €')
+    expect(rows.at(-1)).toMatch(/ 3.125,00 €$/)
   }, 60_000)
 
   it('reads the totals and the rows in one snapshot: a concurrent insert never makes the closing balance disagree with the last row', async () => {

@@ -10,7 +10,7 @@ import { ListSearch } from './list-search'
 import { RowActionsMenu } from './row-actions-menu'
 import type { Column, DataListProps, ListFilter, SortOrder } from './types'
 import { ALL_ROWS, useListState } from './use-list-state'
-import { useMediaQuery, WIDE_QUERY } from './use-media-query'
+import { useMediaQuery, WIDE_QUERY, WIDER_QUERY } from './use-media-query'
 import './data-list.css'
 
 export const LOADING_TEXT = 'Cargando...'
@@ -20,7 +20,7 @@ const ComboboxFilter = lazy(() => import('./combobox-filter').then((m) => ({ def
 
 /**
  * The shared list of SPEC §2.3 (companies, homes, residents, contacts, workers, budgets): a search box,
- * sortable columns, 10 rows per page, a table from 768 px and cards below. Search, sort and paging run on
+ * sortable columns, 10 rows per page, a table from 768 px (992 px for a list of many columns) and cards below. Search, sort and paging run on
  * the server (DECISIONS A4); the block only keeps `{ q, sort, order, page }`.
  */
 export function DataList<T>(props: DataListProps<T>) {
@@ -29,7 +29,7 @@ export function DataList<T>(props: DataListProps<T>) {
   const filterKeys = useMemo(() => (props.filters ?? []).map((f) => f.key), [props.filters])
   const keptKeys = useMemo(() => (props.filters ?? []).filter((f) => f.keep).map((f) => f.key), [props.filters])
   const list = useListState(props.defaultSort, filterKeys, props.pageSizes?.default, keptKeys)
-  const wide = useMediaQuery(WIDE_QUERY)
+  const wide = useMediaQuery(props.tableFrom === 'lg' ? WIDER_QUERY : WIDE_QUERY)
   const topRef = useRef<HTMLDivElement>(null)
 
   const paged = useQuery({

@@ -117,6 +117,8 @@ export interface DataListProps<T> {
   filters?: ListFilter[]
   /** Reads the page again this often (ms): rows that carry signed file links, which expire, stay usable. */
   refreshMs?: number
+  /** Where the table starts: 768 px ('md', the default), or 992 px ('lg') for a list whose columns need more. */
+  tableFrom?: 'md' | 'lg'
   /** What the list shows above its rows from the page it has (the cash ledger's opening balance). */
   summary?: (page: { items: T[]; total: number; headers?: Headers } | undefined) => ReactNode
   searchPlaceholder?: string

@@ -119,6 +119,7 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues, 
   summary?: DataListProps<T>['summary']
   /** Reads the list again this often (ms), for rows with signed file links (they expire after 5 minutes). */
   refreshMs?: number
+  tableFrom?: DataListProps<T>['tableFrom']
   /** The record's version, sent as If-Match on update: a stale edit answers 409 instead of overwriting. */
   version?: (row: T) => string | undefined
   /** SPEC §9: success toasts last 3 s, 2.5 s on documents and cash. */
@@ -263,6 +264,7 @@ export function CrudPage<T extends { id: number }, I extends FieldValues, R = T>
             filters={props.listFilters}
             summary={props.summary}
             refreshMs={props.refreshMs}
+            tableFrom={props.tableFrom}
             toolbar={
               (canCreate || props.toolbar) && (
                 <>

@@ -141,6 +141,7 @@ export function PresupuestosPage() {
       resource="presupuestos"
       client={presupuestosResource}
       filters={{ empresaId }}
+      tableFrom="lg"
       listFilters={[
         {
           key: 'viviendaId',

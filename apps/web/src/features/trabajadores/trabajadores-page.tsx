@@ -63,7 +63,8 @@ const columns: Column<Trabajador>[] = [
     ),
     card: 'media',
   },
-  { id: 'nombre', header: 'Nombre', sortKey: 'apellidos', cell: (t) => fullName(t), card: 'title' },
+  // Shown as 'nombre apellidos', so sorted that way (then by surnames): 'Nombre (A-Z)' reads in order.
+  { id: 'nombre', header: 'Nombre', sortKey: 'nombre', cell: (t) => fullName(t), card: 'title' },
   {
     id: 'email',
     header: 'Email',
@@ -155,12 +156,13 @@ export function TrabajadoresPage() {
         resource="trabajadores"
         client={trabajadoresResource}
         columns={columns}
+        tableFrom="lg"
         rowLabel={fullName}
         extraRowActions={rowLinks}
         rowCan={mayDo}
         onCreated={setPassword}
         refreshMs={REFRESH_MS}
-        defaultSort={{ sort: 'apellidos', order: 'asc' }}
+        defaultSort={{ sort: 'nombre', order: 'asc' }}
         listFilters={[
           { key: 'rol', label: 'Rol', type: 'select', options: roles.map((r) => ({ value: r, label: rolLabels[r] })) },
           {

@@ -87,6 +87,7 @@ export function UsuariosPage() {
       resource="usuarios"
       client={usuariosResource}
       filters={{ empresaId }}
+      tableFrom="lg"
       // The start page's links: residents whose PIR has expired or expires within 30 days (SPEC §4).
       listFilters={[
         {
