@@ -34,6 +34,7 @@ import { uploadsRoutes } from './modules/uploads/uploads.routes'
 import { usuariosRoutes } from './modules/usuarios/usuarios.routes'
 import { viviendasRoutes } from './modules/viviendas/viviendas.routes'
 import { registerAuth } from './plugins/auth'
+import { clientErrorHandler } from './plugins/client-errors'
 import { registerErrorHandling, registerNotFound } from './plugins/errors'
 import { registerHealth } from './plugins/health'
 import { registerTextInput } from './plugins/input'
@@ -76,6 +77,31 @@ export interface AppOptions {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const requestTimeout = options.requestTimeoutMs ?? 30_000
+  // DECISIONS S6: CSP, no-sniff, frame denial on every response. With fixed directives helmet's headers are
+  // the same for every answer, so they are worked out once, here, and set as they are (its middleware still
+  // joined the policy on every request, and the Fastify plugin rebuilt the middleware itself each time).
+  const securityHeaders = fixedHeaders(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'https:'],
+          fontSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+      frameguard: { action: 'deny' },
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: false,
+    }),
+  )
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 1024 * 1024,
@@ -85,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // (Node only enforces the request timeout when the headers timeout is not longer.)
     requestTimeout,
     http: { headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: 1000 },
+    clientErrorHandler: clientErrorHandler(securityHeaders),
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(responseSerializer(options.checkResponses ?? false))
@@ -120,31 +147,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await deps.background.idle()
   })
 
-  // DECISIONS S6: CSP, no-sniff, frame denial on every response. With fixed directives helmet's headers are
-  // the same for every answer, so they are worked out once, here, and set as they are (its middleware still
-  // joined the policy on every request, and the Fastify plugin rebuilt the middleware itself each time).
-  const securityHeaders = fixedHeaders(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'https:'],
-          fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          frameAncestors: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'"],
-          upgradeInsecureRequests: null,
-        },
-      },
-      frameguard: { action: 'deny' },
-      crossOriginEmbedderPolicy: false,
-      strictTransportSecurity: false,
-    }),
-  )
   const securityHeaderList = Object.entries(securityHeaders)
   app.addHook('onRequest', (_request, reply, done) => {
     // On the response itself, as helmet did: a stream that writes its own head (notifications) has them too.

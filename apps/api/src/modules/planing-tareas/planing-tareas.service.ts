@@ -7,7 +7,6 @@ import {
   formatDateTime,
   madridStartOfDay,
   type PlaningTarea,
-  permissionMessages,
   planingMessages,
   planingTareaCreateSchema,
   planingTareaListQuerySchema,
@@ -160,7 +159,6 @@ export const planingTareasResource = defineResource({
     empresaId: {
       resource: 'empresas',
       invalid: planingMessages.empresaTipo,
-      forbidden: { create: permissionMessages.generic, update: permissionMessages.generic },
     },
   },
   after: {

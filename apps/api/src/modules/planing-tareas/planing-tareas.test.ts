@@ -124,9 +124,12 @@ describe('POST /api/planing-tareas (SPEC §5 Calendar task, DECISIONS D4)', () =
     expect(await count()).toBe(before)
   })
 
-  it('refuses another company as the task’s company with 403', async () => {
+  it('refuses another company as the task’s company as if it did not exist (400, DECISIONS A3): no id is told apart', async () => {
     const res = await post(admin, valid({ empresaId: empresaB.id, usuarioIds: [ajeno.id] }))
-    expect(res.statusCode).toBe(403)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().fieldErrors).toEqual({ empresaId: m.empresaTipo })
+    const missing = await post(admin, valid({ empresaId: 999_999, usuarioIds: [ajeno.id] }))
+    expect(missing.json()).toEqual(res.json())
     expect((await post(superadmin, valid({ empresaId: empresaB.id, usuarioIds: [ajeno.id] }))).statusCode).toBe(201)
   })
 

@@ -6,7 +6,6 @@ import {
   madridDay,
   madridStartOfDay,
   type Presupuesto,
-  permissionMessages,
   presupuestoCreateSchema,
   presupuestoEstadoLabels,
   presupuestoListQuerySchema,
@@ -158,7 +157,6 @@ export const presupuestosResource = defineResource({
     viviendaId: {
       resource: 'viviendas',
       invalid: presupuestoMessages.viviendaTipo,
-      forbidden: { create: permissionMessages.generic, update: permissionMessages.generic },
     },
   },
   versioned: presupuestoMessages.cambiado,

@@ -132,14 +132,13 @@ describe('POST /api/presupuestos (SPEC §5 Budget, DECISIONS A6, D6)', () => {
     expect(res.statusCode, res.body).toBe(201)
   })
 
-  it('refuses another company’s home with 403 and a home that does not exist with 400; stores nothing', async () => {
+  it('refuses another company’s home as a home that does not exist (400, DECISIONS A3: no id told apart); stores nothing', async () => {
     const before = await count()
     const foreign = await post(admin, { ...valid(), viviendaId: casaB.id })
-    expect(foreign.statusCode).toBe(403)
-    expect(foreign.json().message).toBe('No tienes permisos para realizar esta acción')
+    expect(foreign.statusCode).toBe(400)
+    expect(foreign.json().fieldErrors.viviendaId).toBe(m.viviendaTipo)
     const missing = await post(admin, { ...valid(), viviendaId: 999_999 })
-    expect(missing.statusCode).toBe(400)
-    expect(missing.json().fieldErrors.viviendaId).toBe(m.viviendaTipo)
+    expect(missing.json()).toEqual(foreign.json())
     expect(await count()).toBe(before)
     expect((await post(superadmin, { ...valid(), viviendaId: casaB.id })).statusCode).toBe(201)
   })
@@ -303,14 +302,15 @@ describe('PATCH /api/presupuestos/:id', () => {
     )
   })
 
-  it('refuses a stale edit (If-Match) with 409, and moving the budget to another company’s home with 403', async () => {
+  it('refuses a stale edit (If-Match) with 409, and moving the budget to another company’s home with 400', async () => {
     const p = (await post(admin, valid())).json()
     expect((await patch(admin, p.id, { precio: '10' }, { 'if-match': p.updatedAt })).statusCode).toBe(200)
     const stale = await patch(empleado, p.id, { precio: '20' }, { 'if-match': p.updatedAt })
     expect(stale.statusCode).toBe(409)
     expect(stale.json().message).toBe(m.cambiado)
     const moved = await patch(admin, p.id, { viviendaId: casaB.id })
-    expect(moved.statusCode).toBe(403)
+    expect(moved.statusCode).toBe(400)
+    expect(moved.json().fieldErrors.viviendaId).toBe(m.viviendaTipo)
     expect((await patch(admin, p.id, { viviendaId: casaA2.id })).json().vivienda.nombre).toBe('Calle Menor 2')
   })
 })

@@ -1,7 +1,6 @@
 import {
   AppError,
   formatDate,
-  permissionMessages,
   type TareaTrabajador,
   type TrabajadorAsignable,
   tareaMessages,
@@ -138,7 +137,6 @@ export const tareasTrabajadorResource = defineResource({
     viviendaId: {
       resource: 'viviendas',
       invalid: tareaMessages.viviendaTipo,
-      forbidden: { create: permissionMessages.generic, update: permissionMessages.generic },
     },
   },
   check: {

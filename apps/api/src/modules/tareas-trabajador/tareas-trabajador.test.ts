@@ -230,10 +230,12 @@ describe('POST /api/tareas-trabajador (SPEC §5 Worker task, DECISIONS D5)', () 
     expect((await notificacionesDe(empleadoB)).filter((n) => n.tipo === 'TAREA')).toEqual([])
   })
 
-  it('refuses another company’s home with 403 and a home the worker cannot reach with 400', async () => {
+  it('refuses another company’s home as one that does not exist, and a home the assignee cannot reach, with 400', async () => {
     const before = await count()
     const foreign = await post(admin, valid({ viviendaId: casaB.id }))
-    expect(foreign.statusCode).toBe(403)
+    expect(foreign.statusCode).toBe(400)
+    expect(foreign.json().fieldErrors).toEqual({ viviendaId: m.viviendaTipo })
+    expect((await post(admin, valid({ viviendaId: 999_999 }))).json()).toEqual(foreign.json())
     const unreachable = await post(superadmin, valid({ viviendaId: casaB.id, trabajadorId: empleado.id }))
     expect(unreachable.statusCode).toBe(400)
     expect(unreachable.json().fieldErrors).toEqual({ viviendaId: m.viviendaAjena })

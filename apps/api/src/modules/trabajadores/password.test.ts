@@ -75,6 +75,10 @@ describe("SPEC §7's PATCH /api/trabajadores/:id with password: the temporary pa
     const weak = await patch(w.id, token, { password: 'debil' })
     expect(weak.statusCode).toBe(400)
     expect(weak.json().fieldErrors).toEqual({ password: passwordMessages.rule })
+    // The same password again is refused under the field this body sent it in.
+    const same = await patch(w.id, token, { password: TEST_PASSWORD })
+    expect(same.statusCode).toBe(400)
+    expect(same.json().fieldErrors).toEqual({ password: passwordMessages.igualActual })
 
     const changed = await patch(w.id, token, { password: 'NuevaClave1' })
     expect(changed.statusCode, changed.body).toBe(200)
