@@ -20,8 +20,8 @@ const ComboboxFilter = lazy(() => import('./combobox-filter').then((m) => ({ def
 
 /**
  * The shared list of SPEC §2.3 (companies, homes, residents, contacts, workers, budgets): a search box,
- * sortable columns, 10 rows per page, a table from 768 px (992 px for a list of many columns) and cards below. Search, sort and paging run on
- * the server (DECISIONS A4); the block only keeps `{ q, sort, order, page }`.
+ * sortable columns, 10 rows per page, a table from 768 px (992 px for a list of many columns) and cards below.
+ * Search, sort and paging run on the server (DECISIONS A4); the block only keeps `{ q, sort, order, page }`.
  */
 export function DataList<T>(props: DataListProps<T>) {
   const { queryKey, fetcher, columns, rowKey, rowLabel, rowActions, searchLabel, searchPlaceholder, emptyText } = props

@@ -19,5 +19,5 @@ export function useMediaQuery(query: string): boolean {
 
 /** A table from 768 px up, cards below (docs/architecture.md, look and feel). */
 export const WIDE_QUERY = '(min-width: 768px)'
-/** A list of many columns (residents, workers) is a table from 992 px: at a tablet's 768 it would not fit. */
+/** A list of many columns (residents, workers, budgets) is a table from 992 px: at a tablet's 768 it would not fit. */
 export const WIDER_QUERY = '(min-width: 992px)'
