@@ -158,6 +158,7 @@ test('eight tabs of the app share one stream: none waits for a connection, and e
 }) => {
   // The browser keeps six connections per server: when each tab held a stream, a seventh tab (and every request
   // of the six) waited for one. Now the tab that holds the lock follows the stream and tells the others.
+  test.setTimeout(90_000)
   const context = await browser.newContext({ baseURL: test.info().project.use.baseURL })
   try {
     let streams = 0
@@ -196,9 +197,10 @@ test('eight tabs of the app share one stream: none waits for a connection, and e
 
     // The tab that followed the stream is closed: another takes it over, and the others still hear at once.
     await first.close()
-    // The lock passes once Chromium has torn the closed tab down, which took over 6 s once on a loaded CI machine.
-    // What is tested is that a tab takes over (without it none ever would), not how fast the browser frees a lock.
-    await expect.poll(() => streams, { timeout: 15_000 }).toBe(2)
+    // The lock passes once Chromium has torn the closed tab down, which took over 6 s once on a loaded CI machine,
+    // and over 15 s once more (2026-11-29, a clean-clone run while other servers ran beside it). What is tested is
+    // that a tab takes over (without it none ever would), not how fast the browser frees a lock.
+    await expect.poll(() => streams, { timeout: 40_000 }).toBe(2)
     await notify()
     await expect.poll(() => bellCount(last), { timeout: 6000 }).toBe(before + 2)
   } finally {
