@@ -438,11 +438,9 @@ describe('self-escalation (DECISIONS A5, P3): never stored through any write', (
 
   it("answers the own-settings form's messages (SPEC §5 Own settings) and a duplicate e-mail with 409", async () => {
     const me = await t.worker('EMPLEADO', [propia])
-    const res = await t.as(me, {
-      method: 'PATCH',
-      url: `/api/trabajadores/${me.id}`,
-      payload: { nombre: ' ', apellidos: '', email: 'mal' },
-    })
+    const patchOwn = (payload: Record<string, unknown>) =>
+      t.as(me, { method: 'PATCH', url: `/api/trabajadores/${me.id}`, payload })
+    const res = await patchOwn({ nombre: ' ', apellidos: '', email: 'mal' })
     expect(res.statusCode).toBe(400)
     expect(res.json().fieldErrors).toEqual({
       nombre: trabajadorMessages.nombreObligatorio,
@@ -450,22 +448,14 @@ describe('self-escalation (DECISIONS A5, P3): never stored through any write', (
       email: trabajadorMessages.emailSettings,
     })
     // The Worker's rules for the name and surnames come with the e-mail's at once, not on a second save.
-    const short = await t.as(me, {
-      method: 'PATCH',
-      url: `/api/trabajadores/${me.id}`,
-      payload: { nombre: 'E', apellidos: 'N2', email: 'mal' },
-    })
+    const short = await patchOwn({ nombre: 'E', apellidos: 'N2', email: 'mal' })
     expect(short.statusCode).toBe(400)
     expect(short.json().fieldErrors).toEqual({
       nombre: trabajadorMessages.nombreLongitud,
       apellidos: trabajadorMessages.apellidosCaracteres,
       email: trabajadorMessages.emailSettings,
     })
-    const taken = await t.as(me, {
-      method: 'PATCH',
-      url: `/api/trabajadores/${me.id}`,
-      payload: { email: admin.email.toUpperCase() },
-    })
+    const taken = await patchOwn({ email: admin.email.toUpperCase() })
     expect(taken.statusCode).toBe(409)
     expect(taken.json().fieldErrors).toEqual({ email: trabajadorMessages.emailDuplicado })
   })
