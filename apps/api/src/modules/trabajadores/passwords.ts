@@ -14,18 +14,21 @@ export type TrabajadorRow = typeof trabajadores.$inferSelect
  * admin's reset (DECISIONS S2). On the worker's locked row: the new password must
  * differ from the current one (the temporary one included); the hash is replaced; the token version goes
  * up, so older tokens stop working and the worker's open streams end (announced to every process); and
- * every outstanding reset link of the worker stops working.
+ * every outstanding reset link of the worker stops working. A new password equal to the current one is refused under
+ * `nueva.field`, the field of the request's body it came in (`passwordNueva` unless said otherwise).
  */
 export async function replacePassword(
   tx: Tx,
   clock: Clock,
   trabajadorId: number,
-  nueva: { plain: string; hash: string },
+  nueva: { plain: string; hash: string; field?: string },
   options: { temporal: boolean } = { temporal: false },
 ): Promise<TrabajadorRow> {
   const row = await lockRow(tx, trabajadores, trabajadorId, undefined, passwordMessages.sinUsuario)
   if (await verifyPassword(nueva.plain, row.passwordHash)) {
-    throw new AppError('VALIDATION_FAILED', passwordMessages.igualActual, { passwordNueva: passwordMessages.igualActual })
+    throw new AppError('VALIDATION_FAILED', passwordMessages.igualActual, {
+      [nueva.field ?? 'passwordNueva']: passwordMessages.igualActual,
+    })
   }
   const now = clock.now()
   const [updated] = await tx

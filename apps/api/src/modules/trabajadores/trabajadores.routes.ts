@@ -156,14 +156,7 @@ export const trabajadoresRoutes = trabajadoresResource.routes((app) => {
       const { password, ...fields } = request.body
       const actor = actorOf(request)
       if (password !== undefined) {
-        try {
-          return (await cambiarPassword(deps, actor, request.params.id, { passwordNueva: password })).worker
-        } catch (err) {
-          // The change's refusal names the field this body sent it in ('password'), not the other call's.
-          const message = err instanceof AppError ? err.fieldErrors?.passwordNueva : undefined
-          if (message && err instanceof AppError) throw new AppError(err.code, err.message, { password: message })
-          throw err
-        }
+        return (await cambiarPassword(deps, actor, request.params.id, { passwordNueva: password }, 'password')).worker
       }
       return trabajadoresResource.service.update(deps, actor, request.params.id, fields, {})
     },

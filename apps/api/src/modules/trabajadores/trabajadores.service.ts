@@ -243,13 +243,15 @@ export const trabajadoresResource = defineResource({
 /**
  * SPEC §2.18-2.19, DECISIONS P4/S2: only the worker itself changes its password; the current one is
  * required unless it is still temporary, and wrong guesses count against the same kind of limit as logins
- * (DECISIONS S3) and are logged.
+ * (DECISIONS S3) and are logged. `field` is the body's field the new password came in (SPEC §7's PATCH of a
+ * worker sends it as `password`), which a refusal of it names.
  */
 export async function cambiarPassword(
   deps: AppDeps,
   actor: Actor,
   id: number,
   body: CambiarPasswordBody,
+  field: 'passwordNueva' | 'password' = 'passwordNueva',
 ): Promise<{ worker: Trabajador; tokenVersion: number }> {
   if (actor.id !== id) throw new AppError('FORBIDDEN')
   const [current] = await deps.db.select().from(trabajadores).where(eq(trabajadores.id, id))
@@ -278,7 +280,7 @@ export async function cambiarPassword(
   }
   const hash = await hashPassword(body.passwordNueva)
   return deps.db.transaction(async (tx) => {
-    const updated = await replacePassword(tx, deps.clock, id, { plain: body.passwordNueva, hash })
+    const updated = await replacePassword(tx, deps.clock, id, { plain: body.passwordNueva, hash, field })
     await logChange(tx, actor, {
       accion: current.passwordTemporal ? 'Cambio de contraseña temporal' : 'Cambio de contraseña',
       url: current.passwordTemporal ? '/cambiar-password' : '/cambiar-password-con-actual',
