@@ -2,21 +2,28 @@
 // a fresh embedded database with the demo data, and runs Lighthouse (the npm package) in Debian's Chromium on the
 // login page from a cold cache and, after logging in through the form as the demo SUPERADMIN, on every screen
 // (their cache is what the login left, as for a worker who has just signed in). Mobile and desktop presets.
-// Prints a table, writes bench/results/web.json (summary) and bench/results/raw/*.json (full reports, ignored by
-// git), and exits with 1 when a budget is missed.
+// Each run also measures two floors, served apart by this script, in the same browser with the same settings: an
+// empty page (no script, no stylesheet: this machine and Lighthouse alone) and React alone (scripts/bench-web-floor,
+// built by Vite as the app is, one heading; measured with its files cached, as the screens are). The screens are read
+// beside them, as bench:all reads each call beside its ceilings. Prints a table, writes bench/results/web.json
+// (summary) and bench/results/raw/*.json (full reports, ignored by git), and exits with 1 when a budget is missed
+// (the floors have none).
 //
 // Options: --no-build (use the current apps/web/dist and apps/api/dist), --runs N (default 3: the run with the
 // median performance score is kept), --preset mobile|desktop|both (default both), --pages login,usuarios,… (default
 // every screen).
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import react from '@vitejs/plugin-react'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { desktopConfig } from 'lighthouse'
 import puppeteer from 'puppeteer-core'
+import { build as viteBuild } from 'vite'
 
 const root = path.resolve(import.meta.dirname, '..')
 const resultsDir = path.join(root, 'bench', 'results')
@@ -70,6 +77,31 @@ const ALL_PAGES = [
   { id: 'configuracionUsuario', path: '/configuracionUsuario' },
   { id: 'cambiar-password-con-actual', path: '/cambiar-password-con-actual' },
 ]
+/**
+ * The floors: nothing of ours. The empty page's blocking time and score are the host's and Lighthouse's own; React's
+ * add what the framework costs to start (its files cached by a first visit, as a screen's are after the login).
+ */
+const FLOORS = [
+  { id: 'vacia', path: '/vacia', floor: 'empty' },
+  { id: 'react', path: '/react/', floor: 'react', warm: true },
+]
+const FLOOR_HTML = `<!doctype html>
+<html lang="es">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="description" content="Página vacía de referencia de npm run bench:web" />
+    <title>Página vacía</title>
+    <link rel="icon" href="data:," />
+  </head>
+  <body>
+    <main>
+      <h1>Página vacía</h1>
+      <p>Sin JavaScript ni hojas de estilo: lo que Lighthouse mide aquí es la máquina y el navegador.</p>
+    </main>
+  </body>
+</html>
+`
 const PAGES = (args.pages || ALL_PAGES.map((p) => p.id).join(',')).split(',').map((id) => {
   const page = ALL_PAGES.find((p) => p.id === id.trim())
   if (!page) throw new Error(`--pages: ${ALL_PAGES.map((p) => p.id).join(', ')} (no ${id})`)
@@ -130,6 +162,47 @@ async function startServer() {
   }
 }
 
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8' }
+
+/** Serves the floors apart from the app (they must hold nothing of ours): the empty page, and React built by Vite. */
+async function startFloorServer() {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'vb-bench-web-floor-'))
+  await viteBuild({
+    root: path.join(root, 'scripts', 'bench-web-floor'),
+    base: '/react/',
+    configFile: false,
+    logLevel: 'error',
+    plugins: [react()],
+    build: { outDir, emptyOutDir: true },
+  })
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://floor')
+    if (url.pathname === '/vacia') {
+      res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' })
+      return res.end(FLOOR_HTML)
+    }
+    const file = url.pathname === '/react/' ? 'index.html' : url.pathname.replace(/^\/react\//, '')
+    const full = path.join(outDir, file)
+    if (!url.pathname.startsWith('/react/') || !full.startsWith(outDir) || !existsSync(full)) {
+      res.writeHead(404)
+      return res.end()
+    }
+    const type = TYPES[path.extname(full)] ?? 'application/octet-stream'
+    // As the app's: the page revalidated, its hashed files kept.
+    const cache = file === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable'
+    res.writeHead(200, { 'content-type': type, 'cache-control': cache })
+    res.end(readFileSync(full))
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    base: `http://127.0.0.1:${server.address().port}`,
+    async stop() {
+      await new Promise((resolve) => server.close(resolve))
+      rmSync(outDir, { recursive: true, force: true })
+    },
+  }
+}
+
 let nif
 /** The NIF of the first demo resident, for the screens of a resident's records. */
 async function demoNif(base) {
@@ -172,7 +245,8 @@ function summarise(lhr, preset, pageDef) {
     preset,
     page: pageDef.id,
     url: pageDef.path,
-    cache: pageDef.cold ? 'cold' : 'after login',
+    cache: pageDef.floor ? `floor: ${pageDef.floor}` : pageDef.cold ? 'cold' : 'after login',
+    ...(pageDef.floor ? { floor: pageDef.floor } : {}),
     // Lighthouse's CPU benchmark of this run: lower means the machine was busier (it scales every CPU figure).
     benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
     performance: Math.round(lhr.categories.performance.score * 100),
@@ -211,7 +285,7 @@ async function runLighthouse(url, flags, config, page) {
   }
 }
 
-async function measure(base, preset, runIndex, chromiumVersion) {
+async function measure(base, floorBase, preset, runIndex, chromiumVersion) {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS })
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null })
   chromiumVersion.value ??= await browser.version()
@@ -219,8 +293,9 @@ async function measure(base, preset, runIndex, chromiumVersion) {
   try {
     const page = await browser.newPage()
     const config = preset === 'desktop' ? desktopConfig : undefined
-    for (const pageDef of PAGES) {
-      if (!pageDef.cold && !out.some((r) => r.loggedIn)) {
+    // The floors last, in the tab the screens left (their storage is another origin's: nothing is reset).
+    for (const pageDef of [...PAGES, ...FLOORS]) {
+      if (!pageDef.cold && !pageDef.floor && !out.some((r) => r.loggedIn)) {
         await logIn(page, base)
         out.push({ loggedIn: true })
       }
@@ -231,7 +306,9 @@ async function measure(base, preset, runIndex, chromiumVersion) {
         // The cold run clears the origin's storage and the HTTP cache; the others keep the session and the cache.
         disableStorageReset: !pageDef.cold,
       }
-      const lhr = await runLighthouse(`${base}${pageDef.path.replace('{nif}', await demoNif(base))}`, flags, config, page)
+      const url = pageDef.floor ? `${floorBase}${pageDef.path}` : `${base}${pageDef.path.replace('{nif}', await demoNif(base))}`
+      if (pageDef.warm) await page.goto(url, { waitUntil: 'load' })
+      const lhr = await runLighthouse(url, flags, config, page)
       writeFileSync(path.join(rawDir, `${preset}-${pageDef.id}-${runIndex + 1}.json`), JSON.stringify(lhr))
       out.push(summarise(lhr, preset, pageDef))
       process.stdout.write(`  ${preset} ${pageDef.path} run ${runIndex + 1}: performance ${out.at(-1).performance}\n`)
@@ -256,14 +333,14 @@ function checkBudgets(results) {
       actual: login.bytes,
       ok: login.bytes < BUDGETS.loginBytes,
     })
-  for (const r of results.filter((x) => x.preset === 'mobile'))
+  for (const r of results.filter((x) => x.preset === 'mobile' && !x.floor))
     checks.push({
       budget: `mobile: performance ${r.url}`,
       limit: `>= ${BUDGETS.performance}`,
       actual: r.performance,
       ok: r.performance >= BUDGETS.performance,
     })
-  for (const r of results) {
+  for (const r of results.filter((x) => !x.floor)) {
     checks.push({
       budget: `${r.preset}: accessibility ${r.url}`,
       limit: '100',
@@ -280,6 +357,10 @@ function checkBudgets(results) {
   return checks
 }
 
+const floorOf = (results, preset, kind) => results.find((r) => r.preset === preset && r.floor === kind)
+const beyond = (results, r, kind) =>
+  r.floor ? '' : `${Math.max(0, r.tbtMs - (floorOf(results, r.preset, kind)?.tbtMs ?? 0))} ms`
+
 function printTable(results) {
   const header = [
     'preset',
@@ -291,6 +372,9 @@ function printTable(results) {
     'FCP',
     'LCP',
     'TBT',
+    // The page's blocking time beyond each floor's (the same preset's, in this run).
+    'TBT − empty',
+    'TBT − React',
     'CLS',
     'over the wire',
     'JS',
@@ -308,6 +392,8 @@ function printTable(results) {
     `${(r.fcpMs / 1000).toFixed(1)} s`,
     `${(r.lcpMs / 1000).toFixed(1)} s`,
     `${r.tbtMs} ms`,
+    beyond(results, r, 'empty'),
+    beyond(results, r, 'react'),
     r.cls,
     `${(r.bytes / 1000).toFixed(1)} kB`,
     `${(r.scriptBytes / 1000).toFixed(1)} kB`,
@@ -328,25 +414,42 @@ async function main() {
   if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) throw new Error('apps/web/dist is missing: run npm run build')
   mkdirSync(rawDir, { recursive: true })
   const loadBefore = os.loadavg()[0]
-  const server = await startServer()
+  const floor = await startFloorServer()
   const chromiumVersion = {}
   const all = []
   try {
-    for (const preset of presets) {
-      for (let i = 0; i < runs; i++) all.push(...(await measure(server.base, preset, i, chromiumVersion)))
+    const server = await startServer()
+    try {
+      for (const preset of presets) {
+        for (let i = 0; i < runs; i++) all.push(...(await measure(server.base, floor.base, preset, i, chromiumVersion)))
+      }
+    } finally {
+      await server.stop()
     }
   } finally {
-    await server.stop()
+    await floor.stop()
   }
   const results = []
   for (const preset of presets) {
-    for (const p of PAGES) results.push(median(all.filter((r) => r.preset === preset && r.page === p.id)))
+    for (const p of [...PAGES, ...FLOORS]) results.push(median(all.filter((r) => r.preset === preset && r.page === p.id)))
   }
   const budgets = checkBudgets(results)
   console.log(
     `\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, ${chromiumVersion.value}, median of ${runs} run(s) by performance score\n`,
   )
   printTable(results)
+  console.log('')
+  for (const preset of presets) {
+    for (const [kind, what] of [
+      ['empty', 'an empty page (no script, no stylesheet): this machine and Lighthouse alone'],
+      ['react', 'React alone, its files cached: the framework besides'],
+    ]) {
+      const f = floorOf(results, preset, kind)
+      console.log(
+        `floor ${preset}, ${what}: performance ${f.performance}, TBT ${f.tbtMs} ms, FCP ${(f.fcpMs / 1000).toFixed(1)} s, CPU index ${f.benchmarkIndex}`,
+      )
+    }
+  }
   console.log('')
   for (const b of budgets) console.log(`${b.ok ? 'ok  ' : 'MISS'} ${b.budget}: ${b.actual} (budget ${b.limit})`)
   for (const r of results) {
