@@ -3,11 +3,11 @@
 // login page from a cold cache and, after logging in through the form as the demo SUPERADMIN, on every screen
 // (their cache is what the login left, as for a worker who has just signed in). Mobile and desktop presets.
 // Each run also measures two floors, served apart by this script, in the same browser with the same settings: an
-// empty page (no script, no stylesheet: this machine and Lighthouse alone) and React alone (scripts/bench-web-floor,
-// built by Vite as the app is, one heading; measured with its files cached, as the screens are). The screens are read
-// beside them, as bench:all reads each call beside its ceilings. Prints a table, writes bench/results/web.json
-// (summary) and bench/results/raw/*.json (full reports, ignored by git), and exits with 1 when a budget is missed
-// (the floors have none).
+// empty page (scripts/bench-web-floor/vacia.html: no script, no stylesheet, this machine and Lighthouse alone) and
+// React alone (scripts/bench-web-floor/index.html, built by Vite as the app is, one heading; measured with its files
+// cached, as the screens are). The screens are read beside them, as bench:all reads each call beside its ceilings.
+// Prints a table, writes bench/results/web.json (summary) and bench/results/raw/*.json (full reports, ignored by
+// git), and exits with 1 when a budget is missed (the floors have none).
 //
 // Options: --no-build (use the current apps/web/dist and apps/api/dist), --runs N (default 3: the run with the
 // median performance score is kept), --preset mobile|desktop|both (default both), --pages login,usuarios,… (default
@@ -85,23 +85,6 @@ const FLOORS = [
   { id: 'vacia', path: '/vacia', floor: 'empty' },
   { id: 'react', path: '/react/', floor: 'react', warm: true },
 ]
-const FLOOR_HTML = `<!doctype html>
-<html lang="es">
-  <head>
-    <meta charset="UTF-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta name="description" content="Página vacía de referencia de npm run bench:web" />
-    <title>Página vacía</title>
-    <link rel="icon" href="data:," />
-  </head>
-  <body>
-    <main>
-      <h1>Página vacía</h1>
-      <p>Sin JavaScript ni hojas de estilo: lo que Lighthouse mide aquí es la máquina y el navegador.</p>
-    </main>
-  </body>
-</html>
-`
 const PAGES = (args.pages || ALL_PAGES.map((p) => p.id).join(',')).split(',').map((id) => {
   const page = ALL_PAGES.find((p) => p.id === id.trim())
   if (!page) throw new Error(`--pages: ${ALL_PAGES.map((p) => p.id).join(', ')} (no ${id})`)
@@ -162,13 +145,14 @@ async function startServer() {
   }
 }
 
+const FLOOR_DIR = path.join(root, 'scripts', 'bench-web-floor')
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8' }
 
 /** Serves the floors apart from the app (they must hold nothing of ours): the empty page, and React built by Vite. */
 async function startFloorServer() {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'vb-bench-web-floor-'))
   await viteBuild({
-    root: path.join(root, 'scripts', 'bench-web-floor'),
+    root: FLOOR_DIR,
     base: '/react/',
     configFile: false,
     logLevel: 'error',
@@ -179,7 +163,7 @@ async function startFloorServer() {
     const url = new URL(req.url ?? '/', 'http://floor')
     if (url.pathname === '/vacia') {
       res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' })
-      return res.end(FLOOR_HTML)
+      return res.end(readFileSync(path.join(FLOOR_DIR, 'vacia.html')))
     }
     const file = url.pathname === '/react/' ? 'index.html' : url.pathname.replace(/^\/react\//, '')
     const full = path.join(outDir, file)
