@@ -1,17 +1,22 @@
 /** DECISIONS D10: dates shown in es-ES, Europe/Madrid (money: money.ts). */
 export const TIME_ZONE = 'Europe/Madrid'
 
-const dateFmt = new Intl.DateTimeFormat('es-ES', { timeZone: TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric' })
-const dateTimeFmt = new Intl.DateTimeFormat('es-ES', {
-  timeZone: TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-})
-const dateTimeSecondsFmt = new Intl.DateTimeFormat('es-ES', {
-  timeZone: TIME_ZONE,
+/**
+ * One formatter each, made on its first use and kept: building an Intl.DateTimeFormat is costly (about 3 ms each on a
+ * phone's first screen, which needs one or two of these) and holds ICU memory outside the JavaScript heap (one per
+ * call, on every row of a list, grew the API process by 150 MB in 600 requests).
+ */
+function formatter(locale: string, options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
+  let made: Intl.DateTimeFormat | undefined
+  return () => {
+    made ??= new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, ...options })
+    return made
+  }
+}
+
+const dateFmt = formatter('es-ES', { day: '2-digit', month: '2-digit', year: 'numeric' })
+const dateTimeFmt = formatter('es-ES', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' })
+const dateTimeSecondsFmt = formatter('es-ES', {
   day: '2-digit',
   month: '2-digit',
   year: 'numeric',
@@ -19,7 +24,7 @@ const dateTimeSecondsFmt = new Intl.DateTimeFormat('es-ES', {
   minute: '2-digit',
   second: '2-digit',
 })
-const mediumFmt = new Intl.DateTimeFormat('es-ES', { timeZone: TIME_ZONE, dateStyle: 'medium' })
+const mediumFmt = formatter('es-ES', { dateStyle: 'medium' })
 
 function toDate(value: string | Date): Date {
   return value instanceof Date ? value : new Date(value)
@@ -27,26 +32,23 @@ function toDate(value: string | Date): Date {
 
 /** dd/mm/aaaa */
 export function formatDate(value: string | Date | null | undefined): string {
-  return value ? dateFmt.format(toDate(value)) : ''
+  return value ? dateFmt().format(toDate(value)) : ''
 }
 /** dd/mm/aaaa, hh:mm */
 export function formatDateTime(value: string | Date | null | undefined): string {
-  return value ? dateTimeFmt.format(toDate(value)) : ''
+  return value ? dateTimeFmt().format(toDate(value)) : ''
 }
 /** dd/mm/aaaa, hh:mm:ss (the access log: when exactly) */
 export function formatDateTimeSeconds(value: string | Date | null | undefined): string {
-  return value ? dateTimeSecondsFmt.format(toDate(value)) : ''
+  return value ? dateTimeSecondsFmt().format(toDate(value)) : ''
 }
 /** '21 nov 2026' */
 export function formatDateMedium(value: string | Date | null | undefined): string {
-  return value ? mediumFmt.format(toDate(value)) : ''
+  return value ? mediumFmt().format(toDate(value)) : ''
 }
 
-// One formatter each, made once: building an Intl.DateTimeFormat is costly and holds ICU memory outside the
-// JavaScript heap (one per call, on every row of a list, grew the API process by 150 MB in 600 requests).
-const dayFmt = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' })
-const partsFmt = new Intl.DateTimeFormat('en-US', {
-  timeZone: TIME_ZONE,
+const dayFmt = formatter('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' })
+const partsFmt = formatter('en-US', {
   hourCycle: 'h23',
   year: 'numeric',
   month: '2-digit',
@@ -69,11 +71,11 @@ const WHOLE_HOUR_OFFSETS_FROM = Date.UTC(1901, 0, 2)
 export function madridDay(value: Date | string): string {
   const at = toDate(value)
   const ms = at.getTime()
-  if (!(ms >= WHOLE_HOUR_OFFSETS_FROM)) return dayFmt.format(at)
+  if (!(ms >= WHOLE_HOUR_OFFSETS_FROM)) return dayFmt().format(at)
   const hour = Math.floor(ms / 3_600_000)
   let day = dayOfHour.get(hour)
   if (day === undefined) {
-    day = dayFmt.format(at)
+    day = dayFmt().format(at)
     if (dayOfHour.size >= 10_000) dayOfHour.clear()
     dayOfHour.set(hour, day)
   }
@@ -82,7 +84,7 @@ export function madridDay(value: Date | string): string {
 
 /** Offset of Europe/Madrid from UTC at an instant, in minutes (60 in winter, 120 in summer). */
 function madridOffsetMinutes(at: Date): number {
-  const parts = partsFmt.formatToParts(at)
+  const parts = partsFmt().formatToParts(at)
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'))
   return Math.round((asUtc - at.getTime()) / 60_000)
@@ -138,7 +140,7 @@ export function madridDateTime(day: string, hora: string): Date {
 
 /** The Europe/Madrid wall-clock time 'HH:MM' of an instant. */
 export function madridTime(value: Date | string): string {
-  const parts = partsFmt.formatToParts(toDate(value))
+  const parts = partsFmt().formatToParts(toDate(value))
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00'
   return `${get('hour')}:${get('minute')}`
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { UsuarioFicha } from '@vb/shared'
 import { documentoMessages } from '@vb/shared/documentos'
-import type { ReactNode } from 'react'
+import { type ReactNode, useDeferredValue } from 'react'
 import { Alert } from 'react-bootstrap'
 import { useParams } from 'react-router'
 import { ApiError, api } from '../lib/api-client'
@@ -35,6 +35,9 @@ export function FichaGate({ loadError, heading, children }: FichaGateProps) {
   const { nif = '' } = useParams()
   const trimmed = nif.trim()
   const ficha = useUsuarioFicha(trimmed)
+  // The screen under the record (a whole list and its form) renders in a transition the browser can interrupt, not
+  // whole in the task that delivers the record.
+  const shown = useDeferredValue(ficha.data)
   if (!trimmed) {
     return (
       <Alert variant="warning" className="mt-2">
@@ -42,11 +45,11 @@ export function FichaGate({ loadError, heading, children }: FichaGateProps) {
       </Alert>
     )
   }
-  if (ficha.data) return children(ficha.data)
+  if (shown) return children(shown)
   return (
     <>
       <h2 className="h4 mb-3 text-break">{heading(`NIF ${trimmed.toUpperCase()}`)}</h2>
-      {ficha.isPending ? (
+      {ficha.isPending || ficha.data ? (
         <p role="status" className="text-body-secondary">
           {LOADING_TEXT}
         </p>

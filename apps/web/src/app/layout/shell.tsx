@@ -13,6 +13,7 @@ import { useTrabajador } from '../../lib/use-session'
 import { paths } from '../paths'
 import { useRouteTitle } from '../root-layout'
 import { CompanySwitcher } from './company-switcher'
+import { Later } from './later'
 import { NewVersionNotice } from './new-version-notice'
 import { NotificationBell } from './notification-bell'
 import { SideMenu } from './side-menu'
@@ -68,7 +69,9 @@ export function Shell() {
       >
         Saltar al contenido
       </a>
-      <SideMenu show={menuOpen} onHide={() => setMenuOpen(false)} />
+      <Later>
+        <SideMenu show={menuOpen} onHide={() => setMenuOpen(false)} />
+      </Later>
       <div className="app-main d-flex flex-column min-vh-100 bg-body-tertiary">
         <header className="app-topbar bg-body border-bottom d-flex align-items-center gap-2 px-2 px-sm-3 py-2">
           <Button
@@ -79,10 +82,14 @@ export function Shell() {
           >
             <Icon name="list" className="fs-5" />
           </Button>
-          <CompanySwitcher />
+          <Later>
+            <CompanySwitcher />
+          </Later>
           <div className="ms-auto d-flex align-items-center flex-shrink-0 gap-1 gap-sm-2">
-            <NotificationBell trabajadorId={trabajador?.id} show={bellOpen} onToggle={setBellOpen} />
-            <UserMenu trabajador={trabajador} onNotificaciones={() => setBellOpen(true)} onLogout={logout} />
+            <Later>
+              <NotificationBell trabajadorId={trabajador?.id} show={bellOpen} onToggle={setBellOpen} />
+              <UserMenu trabajador={trabajador} onNotificaciones={() => setBellOpen(true)} onLogout={logout} />
+            </Later>
           </div>
         </header>
         <main id="contenido" className="flex-grow-1 py-4" tabIndex={-1}>

@@ -4,7 +4,7 @@ import { madridDay, madridTime } from '@vb/shared/dates'
 import { MAX_PAGE_SIZE } from '@vb/shared/list'
 import { can } from '@vb/shared/permissions'
 import { planingColor, planingMessages, planingTareaCreateSchema, TODOS, usuarioColor } from '@vb/shared/planing'
-import { useId, useState } from 'react'
+import { useDeferredValue, useId, useState } from 'react'
 import { Alert, Button, Card, Form, Modal } from 'react-bootstrap'
 import { type UseFormReturn, useWatch } from 'react-hook-form'
 import type { z } from 'zod'
@@ -496,7 +496,9 @@ export function PlaningPage() {
     queryFn: () => api.get<CalendarioDia[]>('/planing-tareas/calendario', { ...range, empresaId }),
     placeholderData: keepPreviousData,
   })
-  const days = new Map((calendario.data ?? []).map((d) => [d.dia, d]))
+  // The month's tasks render in a transition the browser can interrupt, not whole in the task that delivers them.
+  const shown = useDeferredValue(calendario.data)
+  const days = new Map((shown ?? []).map((d) => [d.dia, d]))
 
   const viendo = useModalState<PlaningTarea>()
   const editando = useModalState<PlaningTarea | null>()
@@ -587,7 +589,7 @@ export function PlaningPage() {
           )}
         </div>
         {calendario.isError && !calendario.data && <Alert variant="danger">{errorMessage(calendario.error)}</Alert>}
-        {calendario.isPending ? (
+        {calendario.isPending || (calendario.data && !shown) ? (
           <p role="status" className="text-body-secondary my-4">
             Cargando...
           </p>
@@ -596,7 +598,7 @@ export function PlaningPage() {
             {wide ? (
               <MonthTable month={month} cells={cells} days={days} onOpen={open} onDay={(d) => change({ dia: d })} />
             ) : (
-              <Agenda month={month} days={calendario.data ?? []} today={today} onOpen={open} onDay={(d) => change({ dia: d })} />
+              <Agenda month={month} days={shown ?? []} today={today} onOpen={open} onDay={(d) => change({ dia: d })} />
             )}
           </div>
         )}

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { Prioridad, TareaTrabajador, TrabajadorAsignable } from '@vb/shared'
 import { can } from '@vb/shared/permissions'
 import { prioridades, prioridadVariants, tareaMessages, tareaTrabajadorCreateSchema } from '@vb/shared/tareas'
-import { type ReactNode, useId } from 'react'
+import { type ReactNode, useDeferredValue, useId } from 'react'
 import { Alert, Badge, Button, Card, CloseButton, Col, Form, Nav, Row } from 'react-bootstrap'
 import type { z } from 'zod'
 import { ConfirmDialog } from '../../components/confirm-dialog'
@@ -165,13 +165,14 @@ export function TareasPage() {
     )
   }
 
-  const data = tareas.data
+  // The cards render in a transition the browser can interrupt, not whole in the task that delivers the answer.
+  const data = useDeferredValue(tareas.data)
   let body: ReactNode
   if (trabajador === null) {
     body = <Alert variant="danger">{tareaMessages.trabajadorIndeterminado}</Alert>
   } else if (trabajadorId === null) {
     body = null
-  } else if (tareas.isPending) {
+  } else if (tareas.isPending || (tareas.data && !data)) {
     body = (
       <p role="status" className="text-body-secondary my-4">
         {tareaMessages.cargando}
