@@ -30,21 +30,64 @@ function toDate(value: string | Date): Date {
   return value instanceof Date ? value : new Date(value)
 }
 
+const HOUR = 3_600_000
+
+/** The instant (ms) a month's last Sunday starts, in UTC (month 0-11). */
+function lastSundayUtc(year: number, month: number): number {
+  const lastDay = new Date(Date.UTC(year, month + 1, 0))
+  return Date.UTC(year, month, lastDay.getUTCDate() - lastDay.getUTCDay())
+}
+
+/**
+ * Madrid's offset from UTC in minutes by the rule in force since 1996 (the EU's): summer time, UTC+2, from 01:00 UTC
+ * on the last Sunday of March to 01:00 UTC on the last Sunday of October; UTC+1 the rest of the year. Null outside
+ * 1996-2099, where the time-zone database answers (Intl). Worked out by arithmetic because the first Intl formatter a
+ * page makes loads ICU's data (20-30 ms of a phone's start, in the task that shows the first date); dates.test.ts
+ * checks it against the time-zone database for every hour of March and October and a day of each week, 1996-2099, so
+ * a change of the rule fails the tests.
+ */
+function euOffsetMinutes(ms: number): number | null {
+  const year = new Date(ms).getUTCFullYear()
+  if (!(year >= 1996 && year <= 2099)) return null
+  const summer = ms >= lastSundayUtc(year, 2) + HOUR && ms < lastSundayUtc(year, 9) + HOUR
+  return summer ? 120 : 60
+}
+
+/** The Madrid wall clock of an instant as a UTC date (read with getUTC*), or null outside the rule's years. */
+function madridWall(at: Date): Date | null {
+  const offset = euOffsetMinutes(at.getTime())
+  return offset === null ? null : new Date(at.getTime() + offset * 60_000)
+}
+
+const two = (n: number) => String(n).padStart(2, '0')
+/** es-ES's short month names, as its medium dates write them ('21 nov 2026', '1 sept 2026'). */
+const MONTHS = ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sept', 'oct', 'nov', 'dic'] as const
+const wallDate = (w: Date) => `${two(w.getUTCDate())}/${two(w.getUTCMonth() + 1)}/${w.getUTCFullYear()}`
+const wallTime = (w: Date) => `${two(w.getUTCHours())}:${two(w.getUTCMinutes())}`
+
 /** dd/mm/aaaa */
 export function formatDate(value: string | Date | null | undefined): string {
-  return value ? dateFmt().format(toDate(value)) : ''
+  if (!value) return ''
+  const wall = madridWall(toDate(value))
+  return wall ? wallDate(wall) : dateFmt().format(toDate(value))
 }
 /** dd/mm/aaaa, hh:mm */
 export function formatDateTime(value: string | Date | null | undefined): string {
-  return value ? dateTimeFmt().format(toDate(value)) : ''
+  if (!value) return ''
+  const wall = madridWall(toDate(value))
+  return wall ? `${wallDate(wall)}, ${wallTime(wall)}` : dateTimeFmt().format(toDate(value))
 }
 /** dd/mm/aaaa, hh:mm:ss (the access log: when exactly) */
 export function formatDateTimeSeconds(value: string | Date | null | undefined): string {
-  return value ? dateTimeSecondsFmt().format(toDate(value)) : ''
+  if (!value) return ''
+  const wall = madridWall(toDate(value))
+  return wall ? `${wallDate(wall)}, ${wallTime(wall)}:${two(wall.getUTCSeconds())}` : dateTimeSecondsFmt().format(toDate(value))
 }
 /** '21 nov 2026' */
 export function formatDateMedium(value: string | Date | null | undefined): string {
-  return value ? mediumFmt().format(toDate(value)) : ''
+  if (!value) return ''
+  const wall = madridWall(toDate(value))
+  return wall ? `${wall.getUTCDate()} ${MONTHS[wall.getUTCMonth()]} ${wall.getUTCFullYear()}` : mediumFmt().format(toDate(value))
 }
 
 const dayFmt = formatter('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' })
@@ -70,6 +113,8 @@ const WHOLE_HOUR_OFFSETS_FROM = Date.UTC(1901, 0, 2)
 /** The calendar day (YYYY-MM-DD) of an instant in Europe/Madrid. */
 export function madridDay(value: Date | string): string {
   const at = toDate(value)
+  const wall = madridWall(at)
+  if (wall) return wall.toISOString().slice(0, 10)
   const ms = at.getTime()
   if (!(ms >= WHOLE_HOUR_OFFSETS_FROM)) return dayFmt().format(at)
   const hour = Math.floor(ms / 3_600_000)
@@ -84,6 +129,8 @@ export function madridDay(value: Date | string): string {
 
 /** Offset of Europe/Madrid from UTC at an instant, in minutes (60 in winter, 120 in summer). */
 function madridOffsetMinutes(at: Date): number {
+  const rule = euOffsetMinutes(at.getTime())
+  if (rule !== null) return rule
   const parts = partsFmt().formatToParts(at)
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'))
@@ -140,6 +187,8 @@ export function madridDateTime(day: string, hora: string): Date {
 
 /** The Europe/Madrid wall-clock time 'HH:MM' of an instant. */
 export function madridTime(value: Date | string): string {
+  const wall = madridWall(toDate(value))
+  if (wall) return wallTime(wall)
   const parts = partsFmt().formatToParts(toDate(value))
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00'
   return `${get('hour')}:${get('minute')}`

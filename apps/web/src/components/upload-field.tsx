@@ -5,6 +5,7 @@ import { Button, Form, Spinner } from 'react-bootstrap'
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form'
 import { api } from '../lib/api-client'
 import { errorMessage } from '../lib/form-errors'
+import { formatCount } from '../lib/format'
 import { Icon } from './icon'
 
 interface UploadFieldProps<T extends FieldValues, C, O> {
@@ -30,7 +31,7 @@ interface UploadFieldProps<T extends FieldValues, C, O> {
  */
 const uploadedHere = new Map<string, Upload>()
 
-const kb = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('es-ES')} KB`
+const kb = (bytes: number) => `${formatCount(Math.max(1, Math.round(bytes / 1024)))} KB`
 
 /**
  * A file for a record (DECISIONS S5, D8): chosen here, uploaded at once to POST /api/uploads (which checks

@@ -7,4 +7,4 @@ export {
   madridDay,
   TIME_ZONE,
 } from '@vb/shared/dates'
-export { formatMoney } from '@vb/shared/money'
+export { formatCount, formatMoney } from '@vb/shared/money'

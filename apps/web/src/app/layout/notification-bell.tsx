@@ -185,32 +185,14 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
         )}
         {items.length > 0 && (
           <ul className="list-unstyled mb-0 notification-list" aria-label="Notificaciones">
-            {items.map((n) => {
-              const tipo = notificacionTipoDe(n.tipo)
-              const look = notificacionLooks[tipo]
-              return (
-                <li key={n.id} className={`d-flex gap-2 px-3 py-2 border-bottom ${edgeClass[tipo]}`} data-tipo={tipo}>
-                  <Icon name={icons[tipo]} className={`${iconClass[tipo]} mt-1`} />
-                  <div className="flex-grow-1 small">
-                    <p className="fw-semibold mb-0">
-                      <span className="visually-hidden">{look.label}: </span>
-                      {n.titulo}
-                    </p>
-                    <p className="mb-1 text-body-secondary">{n.descripcion}</p>
-                    <time className="text-body-secondary vb-notificacion-fecha" dateTime={n.fechaNotificacion}>
-                      {formatDateTime(n.fechaNotificacion)}
-                    </time>
-                  </div>
-                  <CloseButton
-                    className="flex-shrink-0"
-                    style={{ fontSize: '0.7rem' }}
-                    aria-label={`Descartar notificación: ${n.titulo}`}
-                    disabled={dismiss.isPending && dismiss.variables === n.id}
-                    onClick={() => dismiss.mutate(n.id)}
-                  />
-                </li>
-              )
-            })}
+            {items.map((n) => (
+              <NotificationItem
+                key={n.id}
+                notificacion={n}
+                dismissing={dismiss.isPending && dismiss.variables === n.id}
+                onDismiss={() => dismiss.mutate(n.id)}
+              />
+            ))}
           </ul>
         )}
         {items.length > 0 && items.length < count && pageSize < 100 && (
@@ -222,5 +204,44 @@ export function NotificationBell({ trabajadorId, show, onToggle }: Props) {
         )}
       </Dropdown.Menu>
     </Dropdown>
+  )
+}
+
+/**
+ * One notification of the panel. A component of its own, so its text and date are worked out only once the panel is
+ * opened (the closed menu renders none of its content), not on every read of the list while the page starts.
+ */
+function NotificationItem({
+  notificacion: n,
+  dismissing,
+  onDismiss,
+}: {
+  notificacion: Notificacion
+  dismissing: boolean
+  onDismiss: () => void
+}) {
+  const tipo = notificacionTipoDe(n.tipo)
+  const look = notificacionLooks[tipo]
+  return (
+    <li className={`d-flex gap-2 px-3 py-2 border-bottom ${edgeClass[tipo]}`} data-tipo={tipo}>
+      <Icon name={icons[tipo]} className={`${iconClass[tipo]} mt-1`} />
+      <div className="flex-grow-1 small">
+        <p className="fw-semibold mb-0">
+          <span className="visually-hidden">{look.label}: </span>
+          {n.titulo}
+        </p>
+        <p className="mb-1 text-body-secondary">{n.descripcion}</p>
+        <time className="text-body-secondary vb-notificacion-fecha" dateTime={n.fechaNotificacion}>
+          {formatDateTime(n.fechaNotificacion)}
+        </time>
+      </div>
+      <CloseButton
+        className="flex-shrink-0"
+        style={{ fontSize: '0.7rem' }}
+        aria-label={`Descartar notificación: ${n.titulo}`}
+        disabled={dismissing}
+        onClick={onDismiss}
+      />
+    </li>
   )
 }

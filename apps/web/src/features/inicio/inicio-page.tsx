@@ -6,6 +6,7 @@ import Row from 'react-bootstrap/Row'
 import { Link } from 'react-router'
 import { Icon, type IconName } from '../../components/icon'
 import { api } from '../../lib/api-client'
+import { formatCount } from '../../lib/format'
 import { useEmpresa } from '../../lib/use-empresa'
 import { useTrabajador } from '../../lib/use-session'
 
@@ -20,7 +21,7 @@ const atajos = [
   { to: '/empresas', label: 'Empresas', icon: 'building', text: 'Las empresas con las que trabajas.' },
 ] as const
 
-const numero = (c: Cuenta) => `${c.exacto ? '' : 'Más de '}${c.total.toLocaleString('es-ES')}`
+const numero = (c: Cuenta) => `${c.exacto ? '' : 'Más de '}${formatCount(c.total)}`
 
 interface Pendiente {
   id: string

@@ -80,7 +80,8 @@ export function gridRange(month: string): { desde: string; hasta: string } {
 /** Tasks by their Madrid day, each day's in time order. */
 export function tasksByDay<T extends { fecha: string }>(tareas: readonly T[]): Map<string, T[]> {
   const days = new Map<string, T[]>()
-  for (const t of [...tareas].sort((a, b) => a.fecha.localeCompare(b.fecha))) {
+  // Compared as instants: a locale's collation is not needed, and its first use loads ICU's data on a phone.
+  for (const t of [...tareas].sort((a, b) => Date.parse(a.fecha) - Date.parse(b.fecha))) {
     const day = madridDay(t.fecha)
     days.set(day, [...(days.get(day) ?? []), t])
   }

@@ -21,6 +21,7 @@ import { useModalState } from '../../components/use-modal-state'
 import { useSettled } from '../../components/use-settled'
 import { api } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
+import { formatCount } from '../../lib/format'
 import { resourceClient, useResourceMutations } from '../../lib/resource'
 import { NOTIFICACION_EVENT } from '../../lib/session'
 import { useEmpresaId } from '../../lib/use-empresa'
@@ -331,8 +332,8 @@ function UsuariosField({
           {!todos && total > found.length && (
             <p className="small text-body-secondary mb-0 mt-1" aria-live="polite">
               Se muestran {found.length} de{' '}
-              {residentes.data?.exact === false ? `más de ${(total - 1).toLocaleString('es-ES')}` : total.toLocaleString('es-ES')}
-              : busca para encontrar a los demás.
+              {residentes.data?.exact === false ? `más de ${formatCount(total - 1)}` : formatCount(total)}: busca para encontrar a
+              los demás.
             </p>
           )}
         </>
