@@ -102,9 +102,9 @@ const partsFmt = formatter('en-US', {
 })
 
 /**
- * Days already worked out, per UTC hour: Madrid's offset has been a whole number of hours since 1901 and it
- * changes on the hour, so every instant of one UTC hour falls on the same Madrid day. A list computes the day
- * of each row and of "now" (the PIR badge), and the formatter is the costly part.
+ * Days already worked out by the formatter (outside the years of euOffsetMinutes), per UTC hour: Madrid's offset has
+ * been a whole number of hours since 1901 and it changes on the hour, so every instant of one UTC hour falls on the
+ * same Madrid day. The formatter is the costly part.
  */
 const dayOfHour = new Map<number, string>()
 /** From 1901 on, Madrid's offset is whole hours (before it, local mean time: 14 minutes 44 seconds behind). */
