@@ -66,12 +66,13 @@ export async function apiAs(page: Page, who: Account) {
 
 /** DECISIONS D11: no serious or critical axe violation on a screen. */
 export async function expectAccessible(page: Page) {
-  // A modal or toast still fading in has a transient opacity that axe reads as low contrast: wait until
-  // every CSS transition and animation on the page has finished, so the check sees what the user sees.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'))
   // A list whose new page is still loading shows the previous one dimmed (vb-list-stale, opacity 0.6): on a slow
   // machine a check right after a filter changed read that as low contrast (CI, 2026-11-28). Check the loaded list.
   await expect(page.locator('.vb-list-stale')).toHaveCount(0, { timeout: 10_000 })
+  // A modal or toast still fading in, or a list fading back from dimmed (0.15 s once the class is gone: CI,
+  // 2026-11-29), has a transient opacity that axe reads as low contrast: wait until every CSS transition and
+  // animation on the page has finished, so the check sees what the user sees.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'))
   const results = await new AxeBuilder({ page }).analyze()
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
