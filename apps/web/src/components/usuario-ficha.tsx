@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import type { UsuarioFicha } from '@vb/shared'
 import { documentoMessages } from '@vb/shared/documentos'
-import { type ReactNode, useDeferredValue } from 'react'
+import type { ReactNode } from 'react'
 import { Alert } from 'react-bootstrap'
 import { useParams } from 'react-router'
 import { ApiError, api } from '../lib/api-client'
+import { useShownData } from '../lib/use-shown-data'
 import { LOADING_TEXT } from './list'
 
 /** The resident of /documentacion/{nif} and /caja/{nif}: GET /api/usuarios/nif/{nif} (any case), with the PIR. */
@@ -35,9 +36,8 @@ export function FichaGate({ loadError, heading, children }: FichaGateProps) {
   const { nif = '' } = useParams()
   const trimmed = nif.trim()
   const ficha = useUsuarioFicha(trimmed)
-  // The screen under the record (a whole list and its form) renders in a transition the browser can interrupt, not
-  // whole in the task that delivers the record.
-  const shown = useDeferredValue(ficha.data)
+  // The screen under the record (a whole list and its form) renders in a transition, not in the task that delivers it.
+  const { shown } = useShownData(ficha.data)
   if (!trimmed) {
     return (
       <Alert variant="warning" className="mt-2">

@@ -1,21 +1,10 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { deepestPage, MAX_PAGE_SIZE } from '@vb/shared/list'
 import { permissionMessages } from '@vb/shared/permissions'
-import {
-  Fragment,
-  type Key,
-  lazy,
-  type ReactNode,
-  Suspense,
-  useDeferredValue,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-} from 'react'
+import { Fragment, type Key, lazy, type ReactNode, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { Alert, Button, Card, Form, Table } from 'react-bootstrap'
 import { ApiError } from '../../lib/api-client'
+import { useShownData } from '../../lib/use-shown-data'
 import { Icon } from '../icon'
 import { ListPagination, MAS_DE_10000 } from './list-pagination'
 import { ListSearch } from './list-search'
@@ -66,18 +55,19 @@ export function DataList<T>(props: DataListProps<T>) {
     enabled: list.all,
   })
   const query = list.all ? everything : paged
-  const arrived = list.all
-    ? everything.data && {
-        items: everything.data.pages.flatMap((p) => p.items),
-        total: everything.data.pages[0]?.total ?? 0,
-        exact: everything.data.pages[0]?.exact ?? true,
-        headers: everything.data.pages[0]?.headers,
+  const all = everything.data
+  const pages = useMemo(
+    () =>
+      all && {
+        items: all.pages.flatMap((p) => p.items),
+        total: all.pages[0]?.total ?? 0,
+        exact: all.pages[0]?.exact ?? true,
+        headers: all.pages[0]?.headers,
         page: 1,
-      }
-    : paged.data
-  // The rows render in a transition, in slices the browser can interrupt, not in the one long task that delivers the
-  // answer (a query's update renders at once, whole): on a phone the first page of rows alone took 30-40 ms.
-  const data = useDeferredValue(arrived)
+      },
+    [all],
+  )
+  const { shown: data, catchingUp } = useShownData(list.all ? pages : paged.data)
 
   // New filters (another company in the top bar) start from page 1; the first render keeps the URL's page.
   const { setPage, resetPage } = list
@@ -112,7 +102,7 @@ export function DataList<T>(props: DataListProps<T>) {
   let body: ReactNode
   if (forbidden) {
     body = <Alert variant="warning">{permissionMessages.verPagina}</Alert>
-  } else if (query.isPending || (arrived && !data)) {
+  } else if (query.isPending || (catchingUp && !data)) {
     body = (
       <p role="status" className="text-body-secondary my-4">
         {LOADING_TEXT}
@@ -127,7 +117,10 @@ export function DataList<T>(props: DataListProps<T>) {
     body = (
       <>
         {query.isError && <Alert variant="danger">{loadError}</Alert>}
-        <div className={query.isPlaceholderData ? 'vb-list-stale' : undefined} aria-busy={query.isFetching}>
+        <div
+          className={query.isPlaceholderData || catchingUp ? 'vb-list-stale' : undefined}
+          aria-busy={query.isFetching || catchingUp}
+        >
           {wide ? (
             <ListTable
               caption={props.caption ?? searchLabel}

@@ -1,4 +1,4 @@
-import { useRef } from 'react'
+import { useLayoutEffect, useRef, useState } from 'react'
 import { Dropdown } from 'react-bootstrap'
 import { Link } from 'react-router'
 import { Icon } from '../icon'
@@ -9,13 +9,55 @@ interface RowActionsMenuProps {
   actions: RowAction[]
 }
 
-/** The actions menu at the end of a row (docs/architecture.md, look and feel), also used at the top of each card. */
+const TOGGLE_CLASS = 'vb-row-actions'
+
+/**
+ * The actions menu at the end of a row (docs/architecture.md, look and feel), also used at the top of each card.
+ * Until it is first opened it is a plain button that looks the same: react-bootstrap's Dropdown sets state from its
+ * toggle's ref while the page commits, which made React render every row's menu again and run all of the page's
+ * effects in the same task (docs/architecture.md, a start in short tasks). Opened once, it is the Dropdown, open, with
+ * the focus where the user left it.
+ */
 export function RowActionsMenu({ label, actions }: RowActionsMenuProps) {
+  // null: never opened yet, the plain button.
+  const [show, setShow] = useState<boolean | null>(null)
   const toggleRef = useRef<HTMLButtonElement>(null)
+  const refocus = useRef(false)
+  useLayoutEffect(() => {
+    if (show === null || !refocus.current) return
+    refocus.current = false
+    toggleRef.current?.focus()
+  }, [show])
   if (actions.length === 0) return null
+  const ariaLabel = `Acciones de ${label}`
+  if (show === null) {
+    const open = (button: HTMLButtonElement) => {
+      refocus.current = button.ownerDocument.activeElement === button
+      setShow(true)
+    }
+    return (
+      <div className="dropdown">
+        <button
+          type="button"
+          className={`dropdown-toggle btn btn-light btn-sm ${TOGGLE_CLASS}`}
+          aria-label={ariaLabel}
+          aria-expanded={false}
+          onClick={(event) => open(event.currentTarget)}
+          onKeyDown={(event) => {
+            // As the Dropdown's toggle does: the down arrow opens the menu.
+            if (event.key !== 'ArrowDown') return
+            event.preventDefault()
+            open(event.currentTarget)
+          }}
+        >
+          <Icon name="three-dots-vertical" />
+        </button>
+      </div>
+    )
+  }
   return (
-    <Dropdown align="end">
-      <Dropdown.Toggle ref={toggleRef} variant="light" size="sm" className="vb-row-actions" aria-label={`Acciones de ${label}`}>
+    <Dropdown align="end" show={show} onToggle={(next) => setShow(next)}>
+      <Dropdown.Toggle ref={toggleRef} variant="light" size="sm" className={TOGGLE_CLASS} aria-label={ariaLabel}>
         <Icon name="three-dots-vertical" />
       </Dropdown.Toggle>
       <Dropdown.Menu>

@@ -4,7 +4,7 @@ import { madridDay, madridTime } from '@vb/shared/dates'
 import { MAX_PAGE_SIZE } from '@vb/shared/list'
 import { can } from '@vb/shared/permissions'
 import { planingColor, planingMessages, planingTareaCreateSchema, TODOS, usuarioColor } from '@vb/shared/planing'
-import { useDeferredValue, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { Alert, Button, Card, Form, Modal } from 'react-bootstrap'
 import { type UseFormReturn, useWatch } from 'react-hook-form'
 import type { z } from 'zod'
@@ -27,6 +27,7 @@ import { NOTIFICACION_EVENT } from '../../lib/session'
 import { useEmpresaId } from '../../lib/use-empresa'
 import { useQueryParams } from '../../lib/use-query-params'
 import { useTrabajador } from '../../lib/use-session'
+import { useShownData } from '../../lib/use-shown-data'
 import {
   dayTitle,
   type GridCell,
@@ -497,8 +498,7 @@ export function PlaningPage() {
     queryFn: () => api.get<CalendarioDia[]>('/planing-tareas/calendario', { ...range, empresaId }),
     placeholderData: keepPreviousData,
   })
-  // The month's tasks render in a transition the browser can interrupt, not whole in the task that delivers them.
-  const shown = useDeferredValue(calendario.data)
+  const { shown, catchingUp } = useShownData(calendario.data)
   const days = new Map((shown ?? []).map((d) => [d.dia, d]))
 
   const viendo = useModalState<PlaningTarea>()
@@ -590,12 +590,15 @@ export function PlaningPage() {
           )}
         </div>
         {calendario.isError && !calendario.data && <Alert variant="danger">{errorMessage(calendario.error)}</Alert>}
-        {calendario.isPending || (calendario.data && !shown) ? (
+        {calendario.isPending || (catchingUp && !shown) ? (
           <p role="status" className="text-body-secondary my-4">
             Cargando...
           </p>
         ) : (
-          <div className={calendario.isPlaceholderData ? 'vb-list-stale' : undefined} aria-busy={calendario.isFetching}>
+          <div
+            className={calendario.isPlaceholderData || catchingUp ? 'vb-list-stale' : undefined}
+            aria-busy={calendario.isFetching || catchingUp}
+          >
             {wide ? (
               <MonthTable month={month} cells={cells} days={days} onOpen={open} onDay={(d) => change({ dia: d })} />
             ) : (

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { Prioridad, TareaTrabajador, TrabajadorAsignable } from '@vb/shared'
 import { can } from '@vb/shared/permissions'
 import { prioridades, prioridadVariants, tareaMessages, tareaTrabajadorCreateSchema } from '@vb/shared/tareas'
-import { type ReactNode, useDeferredValue, useId } from 'react'
+import { type ReactNode, useId } from 'react'
 import { Alert, Badge, Button, Card, CloseButton, Col, Form, Nav, Row } from 'react-bootstrap'
 import type { z } from 'zod'
 import { ConfirmDialog } from '../../components/confirm-dialog'
@@ -21,6 +21,7 @@ import { resourceClient, useResourceMutations } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
 import { useQueryParams } from '../../lib/use-query-params'
 import { useTrabajador } from '../../lib/use-session'
+import { useShownData } from '../../lib/use-shown-data'
 import { useCompletarTarea } from './use-completar-tarea'
 
 interface TareaForm {
@@ -165,14 +166,13 @@ export function TareasPage() {
     )
   }
 
-  // The cards render in a transition the browser can interrupt, not whole in the task that delivers the answer.
-  const data = useDeferredValue(tareas.data)
+  const { shown: data, catchingUp } = useShownData(tareas.data)
   let body: ReactNode
   if (trabajador === null) {
     body = <Alert variant="danger">{tareaMessages.trabajadorIndeterminado}</Alert>
   } else if (trabajadorId === null) {
     body = null
-  } else if (tareas.isPending || (tareas.data && !data)) {
+  } else if (tareas.isPending || (catchingUp && !data)) {
     body = (
       <p role="status" className="text-body-secondary my-4">
         {tareaMessages.cargando}
@@ -275,7 +275,7 @@ export function TareasPage() {
             </Nav.Item>
           ))}
         </Nav>
-        <div role="tabpanel" aria-busy={tareas.isFetching}>
+        <div role="tabpanel" aria-busy={tareas.isFetching || catchingUp}>
           {body}
         </div>
       </Card.Body>
