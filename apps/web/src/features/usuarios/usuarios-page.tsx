@@ -50,7 +50,7 @@ function PirBadgeCell({ pir }: { pir: PirBadge }) {
 const columns: Column<UsuarioListItem>[] = [
   { id: 'nombre', header: 'Nombre', sortKey: 'nombre', cell: (u) => u.nombre, card: 'hidden' },
   { id: 'apellidos', header: 'Apellidos', sortKey: 'apellidos', cell: (u) => u.apellidos, card: 'hidden' },
-  { id: 'nif', header: 'NIF', sortKey: 'nif', cell: (u) => <span className="font-monospace">{u.nif}</span> },
+  { id: 'nif', header: 'NIF', sortKey: 'nif', cell: (u) => <span className="font-monospace text-nowrap">{u.nif}</span> },
   {
     id: 'vivienda',
     header: 'Vivienda',
