@@ -157,12 +157,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(jwt, {
     secret: options.jwtSecret,
     sign: { algorithm: 'HS256', expiresIn: deps.tokenTtl },
-    // A token verified once is remembered (fast-jwt's LRU of 1,000, keyed by a SHA-256 of the token) until it
-    // expires or for 10 minutes at most: its signature and claims are not checked again on each call. Failures
-    // are never remembered. Whether its worker is still active, its role, companies and password unchanged is
-    // checked on every call, against the worker as last read (kept only while its rows do not change:
-    // plugins/auth.ts, lib/live-cache.ts).
-    verify: { algorithms: ['HS256'], cache: true },
+    // A token verified once is remembered (plugins/auth.ts: 1,000 at most, by the token itself) until it expires
+    // or for 10 minutes at most: its signature and claims are not checked again on each call. Failures are never
+    // remembered. Whether its worker is still active, its role, companies and password unchanged is checked on
+    // every call, against the worker as last read (kept only while its rows do not change: lib/live-cache.ts).
+    verify: { algorithms: ['HS256'] },
   })
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store')

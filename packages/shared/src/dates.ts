@@ -32,6 +32,9 @@ function toDate(value: string | Date): Date {
 
 const HOUR = 3_600_000
 
+/** Summer time of a year of the EU's rule, [start, end) in ms: at most 104 years are kept. */
+const summerOf = new Map<number, readonly [number, number]>()
+
 /** The instant (ms) a month's last Sunday starts, in UTC (month 0-11). */
 function lastSundayUtc(year: number, month: number): number {
   const lastDay = new Date(Date.UTC(year, month + 1, 0))
@@ -44,13 +47,17 @@ function lastSundayUtc(year: number, month: number): number {
  * 1996-2099, where the time-zone database answers (Intl). Worked out by arithmetic because the first Intl formatter a
  * page makes loads ICU's data (20-30 ms of a phone's start, in the task that shows the first date); dates.test.ts
  * checks it against the time-zone database for every hour of March and October and a day of each week, 1996-2099, so
- * a change of the rule fails the tests.
+ * a change of the rule fails the tests. Each year's bounds are worked out once (summerOf): a list's every row asks.
  */
 function euOffsetMinutes(ms: number): number | null {
   const year = new Date(ms).getUTCFullYear()
   if (!(year >= 1996 && year <= 2099)) return null
-  const summer = ms >= lastSundayUtc(year, 2) + HOUR && ms < lastSundayUtc(year, 9) + HOUR
-  return summer ? 120 : 60
+  let summer = summerOf.get(year)
+  if (!summer) {
+    summer = [lastSundayUtc(year, 2) + HOUR, lastSundayUtc(year, 9) + HOUR]
+    summerOf.set(year, summer)
+  }
+  return ms >= summer[0] && ms < summer[1] ? 120 : 60
 }
 
 /** The Madrid wall clock of an instant as a UTC date (read with getUTC*), or null outside the rule's years. */
@@ -102,9 +109,9 @@ const partsFmt = formatter('en-US', {
 })
 
 /**
- * Days already worked out by the formatter (outside the years of euOffsetMinutes), per UTC hour: Madrid's offset has
- * been a whole number of hours since 1901 and it changes on the hour, so every instant of one UTC hour falls on the
- * same Madrid day. The formatter is the costly part.
+ * Days already worked out, per UTC hour: Madrid's offset has been a whole number of hours since 1901 and it changes
+ * on the hour, so every instant of one UTC hour falls on the same Madrid day. A list asks for the day of every row
+ * (a resident's PIR badge) and of today, mostly the same hours: a lookup instead of Dates built and printed.
  */
 const dayOfHour = new Map<number, string>()
 /** From 1901 on, Madrid's offset is whole hours (before it, local mean time: 14 minutes 44 seconds behind). */
@@ -113,14 +120,14 @@ const WHOLE_HOUR_OFFSETS_FROM = Date.UTC(1901, 0, 2)
 /** The calendar day (YYYY-MM-DD) of an instant in Europe/Madrid. */
 export function madridDay(value: Date | string): string {
   const at = toDate(value)
-  const wall = madridWall(at)
-  if (wall) return wall.toISOString().slice(0, 10)
   const ms = at.getTime()
+  // Before 1901, and what is not a date (the formatter throws a RangeError for it).
   if (!(ms >= WHOLE_HOUR_OFFSETS_FROM)) return dayFmt().format(at)
-  const hour = Math.floor(ms / 3_600_000)
+  const hour = Math.floor(ms / HOUR)
   let day = dayOfHour.get(hour)
   if (day === undefined) {
-    day = dayFmt().format(at)
+    const wall = madridWall(at)
+    day = wall ? wall.toISOString().slice(0, 10) : dayFmt().format(at)
     if (dayOfHour.size >= 10_000) dayOfHour.clear()
     dayOfHour.set(hour, day)
   }

@@ -67,6 +67,40 @@ export async function loadActor(db: Db, id: number): Promise<LoadedActor | null>
   return { ...row, rol: row.rol as Rol, empresaIds: (row.empresaIds ?? []).map(Number) }
 }
 
+type TokenPayload = { sub: string; tv: number; exp?: number }
+
+/** A verified token is remembered this long at most, and never past its expiry. */
+const TOKEN_REMEMBERED_MS = 10 * 60_000
+/** Tokens remembered at once; the oldest is forgotten first. */
+const TOKENS_REMEMBERED = 1000
+
+/**
+ * Tokens whose signature and claims have been checked, by the token's own text, until it expires or for 10 minutes
+ * at most: a call with a token seen before is one lookup, where @fastify/jwt's request path decoded it, merged its
+ * options and hashed it with SHA-256 for fast-jwt's cache on every call (about a tenth of an authenticated call's
+ * CPU, docs/performance.md). A token that fails is never remembered. `verify` throws for a bad token.
+ */
+export function rememberedTokens(verify: (token: string) => TokenPayload, now: () => number = Date.now) {
+  const remembered = new Map<string, { payload: TokenPayload; until: number }>()
+  return (token: string): TokenPayload => {
+    const at = now()
+    const seen = remembered.get(token)
+    if (seen && at < seen.until) return seen.payload
+    if (seen) remembered.delete(token)
+    const payload = verify(token)
+    const until = Math.min(payload.exp === undefined ? Number.POSITIVE_INFINITY : payload.exp * 1000, at + TOKEN_REMEMBERED_MS)
+    if (remembered.size >= TOKENS_REMEMBERED) remembered.delete(remembered.keys().next().value as string)
+    remembered.set(token, { payload, until })
+    return payload
+  }
+}
+
+/** The token of an `Authorization: Bearer …` header, or '' (which no verification accepts). */
+function bearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization
+  return header !== undefined && /^Bearer /i.test(header) ? header.slice(7) : ''
+}
+
 /**
  * Every /api route needs a valid bearer token unless its config says `auth: 'public'` (DECISIONS S2):
  * one algorithm, expiry, and a token version that a password change or deactivation invalidates.
@@ -78,6 +112,8 @@ export function registerAuth(app: FastifyInstance, db: Db, changes: ChangeFeed):
   // a deactivation, a role, a company or a password changed through this process applies on the very next call,
   // and one made anywhere else as soon as PostgreSQL announces its commit, within milliseconds.
   const actors = changes.cache<LoadedActor | null>('actor', ['trabajadores', 'trabajador_empresas'])
+  // One algorithm (HS256), the signature and the expiry: @fastify/jwt's verifier, as configured in app.ts.
+  const verified = rememberedTokens((token) => app.jwt.verify<TokenPayload>(token))
   app.decorateRequest('actor', null)
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as { auth?: 'public' | 'temporal' | 'required' }
@@ -91,12 +127,14 @@ export function registerAuth(app: FastifyInstance, db: Db, changes: ChangeFeed):
     const mode = request.routeOptions.config?.auth
     // No route matched (the 404 handler answers) or a public one.
     if (mode === undefined || mode === 'public') return
-    let payload: { sub: string; tv: number }
+    let payload: TokenPayload
     try {
-      payload = await request.jwtVerify()
+      payload = verified(bearerToken(request))
     } catch {
       throw new AppError('UNAUTHENTICATED')
     }
+    // Its expiry is read by a stream that must end with it (notificaciones.stream.ts).
+    request.user = payload
     const id = Number(payload.sub)
     const actor = Number.isInteger(id) && id > 0 && id <= MAX_ID ? await actors.get(id, '', () => loadActor(db, id)) : null
     if (!actor?.activo || actor.tokenVersion !== payload.tv) throw new AppError('UNAUTHENTICATED')
