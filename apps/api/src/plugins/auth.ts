@@ -77,8 +77,8 @@ const TOKENS_REMEMBERED = 1000
 /**
  * Tokens whose signature and claims have been checked, by the token's own text, until it expires or for 10 minutes
  * at most: a call with a token seen before is one lookup, where @fastify/jwt's request path decoded it, merged its
- * options and hashed it with SHA-256 for fast-jwt's cache on every call (about a tenth of an authenticated call's
- * CPU, docs/performance.md). A token that fails is never remembered. `verify` throws for a bad token.
+ * options and hashed it with SHA-256 for fast-jwt's cache on every call (a quarter to two fifths of the notification
+ * poll's CPU a request, docs/performance.md). A token that fails is never remembered. `verify` throws for a bad token.
  */
 export function rememberedTokens(verify: (token: string) => TokenPayload, now: () => number = Date.now) {
   const remembered = new Map<string, { payload: TokenPayload; until: number }>()
