@@ -20,7 +20,7 @@ describe('rememberedTokens', () => {
     now += 59_000
     expect(verified('a').sub).toBe('a')
     expect(calls).toEqual(['a'])
-    // At its expiry it is verified again (and the verifier's own check refuses it).
+    // At its expiry it is verified again (the real verifier then refuses it: modules/auth/auth.test.ts).
     now += 1_000
     verified('a')
     expect(calls).toEqual(['a', 'a'])
