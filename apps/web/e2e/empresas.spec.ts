@@ -216,6 +216,16 @@ test('below 768 px the companies are cards', async ({ page, list }) => {
   await list.rowMenu('Hogares Mediterráneo S.L.').click()
   await expect(page.getByRole('button', { name: 'Modificar' })).toBeVisible()
   await expectAccessible(page)
+
+  // The last card's menu reaches past the card, which otherwise clips what it paints (data-list.css): its last
+  // action is below the card and takes the click.
+  await page.keyboard.press('Escape')
+  await list.rowMenu('Fundación Vivir Acompañados').click()
+  const eliminar = page.getByRole('button', { name: 'Eliminar' })
+  const card = page.locator('.vb-list-cards > li').last()
+  const [menuBox, cardBox] = [await eliminar.boundingBox(), await card.boundingBox()]
+  expect((menuBox?.y ?? 0) + (menuBox?.height ?? 0)).toBeGreaterThan((cardBox?.y ?? 0) + (cardBox?.height ?? 0))
+  await eliminar.click({ trial: true, timeout: 5_000 })
 })
 
 test('the list says when it is loading and when the server refuses it', async ({ page, list }) => {

@@ -74,9 +74,13 @@ export function RemoteCombobox({
   const settled = useSettled(text, COMBOBOX_DEBOUNCE_MS)
   const q = value && settled === value.label ? '' : settled.trim()
 
+  // The options are asked for when the list first opens, not when the box appears: a screen with a filter or a form
+  // with a picker starts with one call less, and a page load with no answer (and no render) more to wait for.
+  const [wanted, setWanted] = useState(false)
   const options = useQuery({
     queryKey: [...queryKey, { q }],
     queryFn: () => search(q),
+    enabled: wanted,
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   })
@@ -95,6 +99,9 @@ export function RemoteCombobox({
       }
     },
     onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem ?? null),
+    onIsOpenChange: ({ isOpen: open }) => {
+      if (open) setWanted(true)
+    },
     // The box opens its list when it gets focus (a click, Tab); the click that gave it focus would then toggle
     // it shut again (downshift's InputClick), so a click never closes it: Escape, a choice or leaving the box do.
     stateReducer: (state, { type, changes }) =>

@@ -9,6 +9,7 @@ import { SessionExpiryNotice } from '../../components/session-expiry'
 import { api } from '../../lib/api-client'
 import { drafts } from '../../lib/drafts'
 import { session } from '../../lib/session'
+import { meQueryKey } from '../../lib/use-me'
 import { useTrabajador } from '../../lib/use-session'
 import { paths } from '../paths'
 import { useRouteTitle } from '../root-layout'
@@ -23,6 +24,24 @@ import { UserMenu } from './user-menu'
  * SPEC §2.2: side menu, top bar (company switcher, bell, user menu) and the content area.
  * The shell shows the page title as the content's <h1>; pages render only their content (app/README.md).
  */
+/**
+ * DECISIONS A2: refreshes the stored worker (role, companies) from /me; a bad token answers 401 and the API client's
+ * handler sends the user to the login screen. A component of its own that renders nothing, so that /me's answer
+ * re-renders this alone and not the shell around the screen (its side menu's links, its top bar), which reads the
+ * stored worker and re-renders only if that changed.
+ */
+function RefreshMe() {
+  const me = useQuery({ queryKey: meQueryKey, queryFn: () => api.get<Trabajador>('/trabajadores/me') })
+  useEffect(() => {
+    if (!me.data) return
+    session.setTrabajador(me.data)
+    if (me.data.passwordTemporal) {
+      session.markCambioPasswordRequerido()
+    }
+  }, [me.data])
+  return null
+}
+
 export function Shell() {
   const title = useRouteTitle()
   const trabajador = useTrabajador()
@@ -31,17 +50,6 @@ export function Shell() {
   const { pathname } = useLocation()
   const [menuOpen, setMenuOpen] = useState(false)
   const [bellOpen, setBellOpen] = useState(false)
-
-  // DECISIONS A2: refresh the stored worker (role, companies) from /me; a bad token answers 401 and the
-  // API client's handler sends the user to the login screen.
-  const me = useQuery({ queryKey: ['trabajadores', 'me'], queryFn: () => api.get<Trabajador>('/trabajadores/me') })
-  useEffect(() => {
-    if (!me.data) return
-    session.setTrabajador(me.data)
-    if (me.data.passwordTemporal) {
-      session.markCambioPasswordRequerido()
-    }
-  }, [me.data])
 
   // A new screen starts with closed menus and focus-free scroll position.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only
@@ -62,6 +70,7 @@ export function Shell() {
 
   return (
     <>
+      <RefreshMe />
       <a
         href="#contenido"
         className="visually-hidden-focusable position-absolute top-0 start-0 m-2 btn btn-primary"
