@@ -31,19 +31,27 @@ export function CompanySwitcher() {
     staleTime: 60_000,
   })
 
-  // The stored selection is checked against the companies the worker may see, at every
-  // start and after every change of companies (this query lives under 'empresas', which changes refresh):
-  // a company deleted or no longer reachable falls back to 'Todas mis empresas'.
+  // The stored selection is checked against the companies the worker may see, at every start and after every change
+  // of companies (both queries live under 'empresas', which changes refresh): a company deleted or no longer reachable
+  // falls back to 'Todas mis empresas', a renamed one takes its new name. The switcher's own list answers that when it
+  // holds the company, or holds every company the worker may see; only past its first page is the company asked for
+  // (a start with one call, and one render, less).
+  const listo = !q && empresas.isSuccess && !empresas.isPlaceholderData ? empresas.data : undefined
+  const listed = listo && selected ? listo.items.find((e) => e.id === selected.id) : undefined
+  const complete = listo ? listo.items.length >= listo.total : false
   const check = useQuery({
     queryKey: ['empresas', 'seleccionada', selected?.id],
     queryFn: () => api.get<Empresa>(`/empresas/${selected?.id}`),
-    enabled: Boolean(trabajador && selected),
+    enabled: Boolean(trabajador && selected && listo && !listed && !complete),
     retry: false,
   })
   useEffect(() => {
-    if (check.error instanceof ApiError && check.error.statusCode === 404) session.setEmpresa(null)
-    else if (check.data && selected && check.data.nombre !== selected.nombre) session.setEmpresa(check.data)
-  }, [check.error, check.data, selected])
+    if (!selected || !listo) return
+    const found = listed ?? (complete ? undefined : check.data)
+    if (found && found.nombre !== selected.nombre) session.setEmpresa(found)
+    else if (!listed && (complete || (check.error instanceof ApiError && check.error.statusCode === 404)))
+      session.setEmpresa(null)
+  }, [selected, listo, listed, complete, check.data, check.error])
 
   // SPEC §3: `empresas` is kept in storage for SUPERADMIN only (session.start removes it for the others).
   useEffect(() => {
