@@ -21,10 +21,6 @@ import { SideMenu } from './side-menu'
 import { UserMenu } from './user-menu'
 
 /**
- * SPEC §2.2: side menu, top bar (company switcher, bell, user menu) and the content area.
- * The shell shows the page title as the content's <h1>; pages render only their content (app/README.md).
- */
-/**
  * DECISIONS A2: refreshes the stored worker (role, companies) from /me; a bad token answers 401 and the API client's
  * handler sends the user to the login screen. A component of its own that renders nothing, so that /me's answer
  * re-renders this alone and not the shell around the screen (its side menu's links, its top bar), which reads the
@@ -42,6 +38,10 @@ function RefreshMe() {
   return null
 }
 
+/**
+ * SPEC §2.2: side menu, top bar (company switcher, bell, user menu) and the content area.
+ * The shell shows the page title as the content's <h1>; pages render only their content (app/README.md).
+ */
 export function Shell() {
   const title = useRouteTitle()
   const trabajador = useTrabajador()
