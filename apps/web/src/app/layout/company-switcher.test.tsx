@@ -2,24 +2,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CompanySwitcher } from './company-switcher'
-
-const trabajador = {
-  id: 7,
-  email: 'ana@demo.es',
-  nombre: 'Ana',
-  apellidos: 'Pérez',
-  rol: 'ADMIN',
-  activo: true,
-  passwordTemporal: false,
-  empresas: [],
-}
+import { jsonResponse as json, trabajadorAna as trabajador } from './test-fixtures'
 
 type Listed = { id: number; nombre: string }
-const json = (body: unknown, status = 200, total?: number) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json', ...(total === undefined ? {} : { 'X-Total-Count': String(total) }) },
-  })
 
 /** The server: the switcher's first page of companies (with the total the worker may see) and each company by id. */
 function server(page: Listed[], total: number, byId: Record<number, Listed | undefined> = {}) {

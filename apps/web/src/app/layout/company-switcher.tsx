@@ -36,22 +36,22 @@ export function CompanySwitcher() {
   // falls back to 'Todas mis empresas', a renamed one takes its new name. The switcher's own list answers that when it
   // holds the company, or holds every company the worker may see; only past its first page is the company asked for
   // (a start with one call, and one render, less).
-  const listo = !q && empresas.isSuccess && !empresas.isPlaceholderData ? empresas.data : undefined
-  const listed = listo && selected ? listo.items.find((e) => e.id === selected.id) : undefined
-  const complete = listo ? listo.items.length >= listo.total : false
+  const firstPage = !q && empresas.isSuccess && !empresas.isPlaceholderData ? empresas.data : undefined
+  const listed = firstPage && selected ? firstPage.items.find((e) => e.id === selected.id) : undefined
+  const complete = firstPage ? firstPage.items.length >= firstPage.total : false
   const check = useQuery({
     queryKey: ['empresas', 'seleccionada', selected?.id],
     queryFn: () => api.get<Empresa>(`/empresas/${selected?.id}`),
-    enabled: Boolean(trabajador && selected && listo && !listed && !complete),
+    enabled: Boolean(trabajador && selected && firstPage && !listed && !complete),
     retry: false,
   })
   useEffect(() => {
-    if (!selected || !listo) return
+    if (!selected || !firstPage) return
     const found = listed ?? (complete ? undefined : check.data)
     if (found && found.nombre !== selected.nombre) session.setEmpresa(found)
     else if (!listed && (complete || (check.error instanceof ApiError && check.error.statusCode === 404)))
       session.setEmpresa(null)
-  }, [selected, listo, listed, complete, check.data, check.error])
+  }, [selected, firstPage, listed, complete, check.data, check.error])
 
   // SPEC §3: `empresas` is kept in storage for SUPERADMIN only (session.start removes it for the others).
   useEffect(() => {

@@ -16,24 +16,13 @@ vi.mock('./notification-bell', () => ({ NotificationBell: () => null }))
 vi.mock('./user-menu', () => ({ UserMenu: () => null }))
 
 const { Shell } = await import('./shell')
-
-const trabajador = {
-  id: 7,
-  email: 'ana@demo.es',
-  nombre: 'Ana',
-  apellidos: 'Pérez',
-  rol: 'ADMIN',
-  activo: true,
-  passwordTemporal: false,
-  empresas: [{ id: 1, nombre: 'Hogares' }],
-}
+const { jsonResponse, trabajadorAna: trabajador } = await import('./test-fixtures')
 
 let answerMe: () => void = () => {}
 const fetchMock = vi.fn((url: string) => {
   if (url.startsWith('/api/trabajadores/me')) {
     return new Promise<Response>((resolve) => {
-      answerMe = () =>
-        resolve(new Response(JSON.stringify(trabajador), { status: 200, headers: { 'Content-Type': 'application/json' } }))
+      answerMe = () => resolve(jsonResponse(trabajador))
     })
   }
   return new Promise<Response>(() => {})
