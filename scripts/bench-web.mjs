@@ -6,8 +6,10 @@
 // empty page (scripts/bench-web-floor/vacia.html: no script, no stylesheet, this machine and Lighthouse alone) and
 // React alone (scripts/bench-web-floor/index.html, built by Vite as the app is, one heading; measured with its files
 // cached, as the screens are). The screens are read beside them, as bench:all reads each call beside its ceilings.
-// Prints a table, writes bench/results/web.json (summary) and bench/results/raw/*.json (full reports, ignored by
-// git), and exits with 1 when a budget is missed (the floors have none).
+// Prints a table, and beside it each screen's long tasks by what they ran (modules evaluated, handlers and renders,
+// style and layout…, from the trace Lighthouse recorded: scripts/bench-web-tasks.mjs), writes bench/results/web.json
+// (summary) and bench/results/raw/*.json (full reports, ignored by git), and exits with 1 when a budget is missed (the
+// floors have none).
 //
 // Options: --no-build (use the current apps/web/dist and apps/api/dist), --runs N (default 3: the run with the
 // median performance score is kept), --preset mobile|desktop|both (default both), --pages login,usuarios,… (default
@@ -24,6 +26,7 @@ import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { desktopConfig } from 'lighthouse'
 import puppeteer from 'puppeteer-core'
 import { build as viteBuild } from 'vite'
+import { longTasks } from './bench-web-tasks.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const resultsDir = path.join(root, 'bench', 'results')
@@ -258,12 +261,15 @@ function summarise(lhr, preset, pageDef) {
   }
 }
 
-/** One Lighthouse run; a run whose trace came out broken (it happens now and then) is tried again, twice at most. */
+/**
+ * One Lighthouse run (its report and its artifacts, the trace among them); a run whose trace came out broken (it happens
+ * now and then) is tried again, twice at most.
+ */
 async function runLighthouse(url, flags, config, page) {
   for (let attempt = 1; ; attempt++) {
     const result = await lighthouse(url, flags, config, page)
     const error = result ? result.lhr.runtimeError : { code: 'NO_RESULT', message: 'Lighthouse returned nothing' }
-    if (!error) return result.lhr
+    if (!error) return result
     if (attempt === 3) throw new Error(`${url}: ${error.code} ${error.message}`)
     process.stdout.write(`  ${url}: ${error.code}, trying again\n`)
   }
@@ -292,9 +298,10 @@ async function measure(base, floorBase, preset, runIndex, chromiumVersion) {
       }
       const url = pageDef.floor ? `${floorBase}${pageDef.path}` : `${base}${pageDef.path.replace('{nif}', await demoNif(base))}`
       if (pageDef.warm) await page.goto(url, { waitUntil: 'load' })
-      const lhr = await runLighthouse(url, flags, config, page)
+      const { lhr, artifacts } = await runLighthouse(url, flags, config, page)
       writeFileSync(path.join(rawDir, `${preset}-${pageDef.id}-${runIndex + 1}.json`), JSON.stringify(lhr))
-      out.push(summarise(lhr, preset, pageDef))
+      const tasks = longTasks(artifacts.Trace, lhr.configSettings.throttling.cpuSlowdownMultiplier)
+      out.push({ ...summarise(lhr, preset, pageDef), longTasks: tasks })
       process.stdout.write(`  ${preset} ${pageDef.path} run ${runIndex + 1}: performance ${out.at(-1).performance}\n`)
     }
   } finally {
@@ -344,6 +351,36 @@ function checkBudgets(results) {
 const floorOf = (results, preset, kind) => results.find((r) => r.preset === preset && r.floor === kind)
 const beyond = (results, r, kind) =>
   r.floor ? '' : `${Math.max(0, r.tbtMs - (floorOf(results, r.preset, kind)?.tbtMs ?? 0))} ms`
+
+/**
+ * What the long tasks of each screen's kept run spent their time on (scripts/bench-web-tasks.mjs): milliseconds as
+ * traced, before Lighthouse's CPU slowdown, of the tasks that block once slowed down. The score moves with the machine;
+ * these say which part of a screen's start to cut.
+ */
+function printLongTasks(results) {
+  const kinds = ['modules', 'script', 'styleLayoutPaint', 'document', 'gc', 'other']
+  const header = [
+    'preset',
+    'page',
+    'long tasks',
+    'their ms',
+    'modules run',
+    'handlers & renders',
+    'style, layout, paint',
+    'document',
+    'GC',
+    'other',
+  ]
+  const rows = results
+    .filter((r) => r.longTasks)
+    .map((r) => [r.preset, r.url, r.longTasks.count, Math.round(r.longTasks.ms), ...kinds.map((k) => Math.round(r.longTasks[k]))])
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)))
+  const line = (cells) =>
+    `| ${cells.map((c, i) => (i >= 2 ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join(' | ')} |`
+  console.log(line(header))
+  console.log(`|${widths.map((w, i) => (i >= 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`)
+  for (const row of rows) console.log(line(row))
+}
 
 function printTable(results) {
   const header = [
@@ -422,6 +459,8 @@ async function main() {
     `\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, ${chromiumVersion.value}, median of ${runs} run(s) by performance score\n`,
   )
   printTable(results)
+  console.log('\nThe long tasks of the same runs, by what they ran (ms as traced, before the CPU slowdown):\n')
+  printLongTasks(results)
   console.log('')
   for (const preset of presets) {
     for (const [kind, what] of [
