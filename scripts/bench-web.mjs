@@ -302,7 +302,10 @@ async function measure(base, floorBase, preset, runIndex, chromiumVersion) {
       writeFileSync(path.join(rawDir, `${preset}-${pageDef.id}-${runIndex + 1}.json`), JSON.stringify(lhr))
       const tasks = longTasks(artifacts.Trace, lhr.configSettings.throttling.cpuSlowdownMultiplier)
       out.push({ ...summarise(lhr, preset, pageDef), longTasks: tasks })
-      process.stdout.write(`  ${preset} ${pageDef.path} run ${runIndex + 1}: performance ${out.at(-1).performance}\n`)
+      process.stdout.write(
+        `  ${preset} ${pageDef.path} run ${runIndex + 1}: performance ${out.at(-1).performance}, TBT ${out.at(-1).tbtMs} ms; ` +
+          `long tasks ${Math.round(tasks.ms)} ms, modules run ${Math.round(tasks.modules)}, handlers & renders ${Math.round(tasks.script)}\n`,
+      )
     }
   } finally {
     await browser.disconnect()

@@ -89,9 +89,15 @@ describe('the built web app', () => {
     for (const file of js) expect(readFileSync(path.join(webDist, file), 'utf8'), file).not.toContain('ZodObject')
   })
 
-  it('leaves the schema library out of the shell and the start page: only a screen with a form loads it', () => {
-    // The shell is on every screen after login, and /inicio is where a login lands (docs/performance.md).
-    for (const screen of ['src/app/layout/shell.tsx', 'src/features/inicio/inicio-page.tsx']) {
+  it('leaves the schema library out of the shell, the start page and the screens without a form: only a screen with a form loads it', () => {
+    // The shell is on every screen after login, /inicio is where a login lands, and the log and one's own record
+    // have no form: building a screen's schemas is most of its modules' start on a phone (docs/performance.md).
+    for (const screen of [
+      'src/app/layout/shell.tsx',
+      'src/features/inicio/inicio-page.tsx',
+      'src/features/logs/logs-page.tsx',
+      'src/features/perfil/ficha-trabajador-page.tsx',
+    ]) {
       expect(manifest[screen], screen).toBeDefined()
       const js = [...staticClosure(screen)].map((k) => (manifest[k] as ManifestChunk).file)
       for (const file of js)

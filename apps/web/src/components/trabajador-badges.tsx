@@ -1,5 +1,5 @@
 import type { Rol, Trabajador } from '@vb/shared'
-import { rolLabels } from '@vb/shared/trabajadores'
+import { rolLabels } from '@vb/shared/trabajadores-core'
 import { Badge } from 'react-bootstrap'
 
 /** What the workers screen and the worker's own profile show of a worker (SPEC §2.10, §2.20). */

@@ -1,5 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { deepestPage, MAX_PAGE_SIZE } from '@vb/shared/list'
+import { deepestPage, MAX_PAGE_SIZE } from '@vb/shared/list-core'
 import { permissionMessages } from '@vb/shared/permissions'
 import { Fragment, type Key, lazy, type ReactNode, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { Alert, Button, Card, Form, Table } from 'react-bootstrap'

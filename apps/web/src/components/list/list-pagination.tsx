@@ -1,4 +1,4 @@
-import { deepestPage } from '@vb/shared/list'
+import { deepestPage } from '@vb/shared/list-core'
 import { Pagination } from 'react-bootstrap'
 
 /** Page numbers to show: the first, the last and the current one with its neighbours; null marks a gap. */

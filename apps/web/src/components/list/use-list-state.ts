@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, deepestPage, MAX_PAGE_SIZE } from '@vb/shared/list'
+import { DEFAULT_PAGE_SIZE, deepestPage, MAX_PAGE_SIZE } from '@vb/shared/list-core'
 import { useCallback, useMemo } from 'react'
 import { useQueryParams } from '../../lib/use-query-params'
 import type { ListParams, SortOrder } from './types'

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Log, LogListItem, LogTipo } from '@vb/shared'
-import { logMessages, logTipoLabels, logTipos, logTrabajadorNombre } from '@vb/shared/logs'
+import { logMessages, logTipoLabels, logTipos, logTrabajadorNombre } from '@vb/shared/logs-core'
 import { useState } from 'react'
 import { Badge, Button, Card, Spinner, Table } from 'react-bootstrap'
 import { useSearchParams } from 'react-router'

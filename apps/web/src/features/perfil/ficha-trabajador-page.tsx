@@ -1,5 +1,5 @@
 import type { Trabajador } from '@vb/shared'
-import { trabajadorMessages } from '@vb/shared/trabajadores'
+import { trabajadorMessages } from '@vb/shared/trabajadores-core'
 import { Alert, Card, Col, Row } from 'react-bootstrap'
 import { Link } from 'react-router'
 import { paths } from '../../app/paths'

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query'
 import type { CalendarioDia, Empresa, PlaningTarea, PlaningTareaForm, Usuario } from '@vb/shared'
 import { madridDay, madridTime } from '@vb/shared/dates'
-import { MAX_PAGE_SIZE } from '@vb/shared/list'
+import { MAX_PAGE_SIZE } from '@vb/shared/list-core'
 import { can } from '@vb/shared/permissions'
 import { planingColor, planingMessages, planingTareaCreateSchema, TODOS, usuarioColor } from '@vb/shared/planing'
 import { useId, useState } from 'react'
