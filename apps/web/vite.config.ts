@@ -72,7 +72,13 @@ export default defineConfig(({ command }) => ({
         // React and the router change far less often than our code: in a chunk of their own, a new release of
         // the app leaves them cached (and the entry chunk stays under Vite's 500 kB warning).
         codeSplitting: {
-          groups: [{ name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+            // A zod-free part of a shared module (`@vb/shared/empresas-core`: its texts) in a chunk of its own: both
+            // its screen and the module of schemas that the screen's form loads later import it, and in the screen's
+            // chunk it would make that chunk a common one, no longer the screen's own.
+            { name: (id: string) => /packages[\\/]shared[\\/]src[\\/]([a-z]+-core)\.ts$/.exec(id)?.[1] ?? null },
+          ],
         },
       },
     },

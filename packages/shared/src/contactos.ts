@@ -1,6 +1,9 @@
 import { LETTERS, requiredId, requiredText } from './common'
+import { contactoMessages } from './contactos-core'
 import { idFilter, listQuerySchema } from './list'
 import { z } from './zod-es'
+
+export * from './contactos-core'
 
 /** SPEC §3 Contact; `fotoUrl` is always the company's logo (SPEC §2.7). */
 export const contactoSchema = z.object({
@@ -15,23 +18,6 @@ export const contactoSchema = z.object({
   empresa: z.object({ id: z.number().int(), nombre: z.string() }),
 })
 export type Contacto = z.infer<typeof contactoSchema>
-
-export const contactoMessages = {
-  nombreComercialObligatorio: 'El nombre comercial es obligatorio',
-  nombreComercialLongitud: 'El nombre comercial debe tener entre 3 y 100 caracteres',
-  nombreComercialCaracteres: 'El nombre comercial solo puede contener letras, números, espacios y puntuación básica',
-  agenteObligatorio: 'El agente es obligatorio',
-  agenteLongitud: 'El agente debe tener entre 2 y 60 caracteres',
-  agenteCaracteres: 'El agente solo puede contener letras, espacios, apóstrofos y guiones',
-  correoObligatorio: 'El correo es obligatorio',
-  correo: 'El correo no es válido',
-  telefonoObligatorio: 'El teléfono es obligatorio',
-  telefonoLongitud: 'El teléfono debe tener entre 7 y 20 caracteres',
-  telefonoCaracteres: 'El teléfono solo puede contener números, espacios, guiones y un + inicial',
-  empresaObligatoria: 'La empresa es obligatoria',
-  empresaTipo: 'Selecciona una empresa',
-  vacio: 'No hay contactos.',
-} as const
 
 /** SPEC §5 Contact. */
 export const contactoCreateSchema = z.object({

@@ -1,7 +1,10 @@
 import { LETTERS, optionalUrl, requiredText } from './common'
+import { empresaMessages } from './empresas-core'
 import { listQuerySchema } from './list'
 import { deletionBlockedMessage } from './ownership'
 import { z } from './zod-es'
+
+export * from './empresas-core'
 
 /** SPEC §3 Company. */
 export const empresaSchema = z.object({
@@ -10,15 +13,6 @@ export const empresaSchema = z.object({
   logoUrl: z.string().nullable(),
 })
 export type Empresa = z.infer<typeof empresaSchema>
-
-export const empresaMessages = {
-  nombreObligatorio: 'El nombre es obligatorio',
-  nombreLongitud: 'El nombre debe tener entre 2 y 100 caracteres',
-  nombreCaracteres: 'El nombre solo puede contener letras, números, espacios y los caracteres . , & ( ) -',
-  logo: 'La URL del logo no es válida',
-  vacio: 'No hay empresas.',
-  noEncontrada: 'No se ha encontrado la empresa.',
-} as const
 
 /**
  * A company is never deleted while rows still point at it (homes, contacts, calendar tasks, or any table

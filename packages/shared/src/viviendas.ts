@@ -1,6 +1,9 @@
 import { requiredId, requiredText } from './common'
 import { idFilter, idListQuery, listQuerySchema } from './list'
+import { viviendaMessages } from './viviendas-core'
 import { z } from './zod-es'
+
+export * from './viviendas-core'
 
 /** SPEC §3 Home; `empresa` is the company name, for the 'Empresa' column. */
 export const viviendaSchema = z.object({
@@ -10,17 +13,6 @@ export const viviendaSchema = z.object({
   empresa: z.object({ id: z.number().int(), nombre: z.string() }),
 })
 export type Vivienda = z.infer<typeof viviendaSchema>
-
-export const viviendaMessages = {
-  nombreObligatorio: 'La dirección es obligatoria',
-  nombreLongitud: 'La dirección no puede superar 200 caracteres',
-  empresaObligatoria: 'La empresa es obligatoria',
-  empresaTipo: 'Selecciona una empresa',
-  vacio: 'No hay viviendas.',
-  /** SPEC §8 Homes load: the homes' list, and the homes a task's form offers. */
-  errorCarga: 'Error al cargar las viviendas.',
-  conUsuarios: 'No se puede eliminar la vivienda porque tiene usuarios. Traslada o elimina antes a sus usuarios.',
-} as const
 
 /** SPEC §5 Home. */
 export const viviendaCreateSchema = z.object({

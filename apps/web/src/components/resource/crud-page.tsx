@@ -16,7 +16,7 @@ import { Icon } from '../icon'
 import { type Column, DataList, type DataListProps, type ListFilter, type RowAction, type SortOrder } from '../list'
 import { useToast } from '../toasts'
 import { useModalState } from '../use-modal-state'
-import { type FormDefaults, useResourceForm } from './use-resource-form'
+import { type FormDefaults, type LoadedSchema, useResourceForm } from './use-resource-form'
 
 /** The Spanish texts of one CRUD screen (SPEC §2.3-2.7 give most of them). */
 export interface CrudTexts<T> {
@@ -127,10 +127,11 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues, 
   defaultSort?: { sort: string; order: SortOrder }
   texts: CrudTexts<T>
   /**
-   * The shared create schema (the API's), or one per record being edited (null: a new one), for a rule that
-   * depends on what the record held (DECISIONS D6: a planned date checked only when it changes).
+   * The shared create schema (the API's), loaded when the form first opens (`schemaFrom`: the screen then starts
+   * without building it), or one per record being edited (null: a new one), for a rule that depends on what the
+   * record held (DECISIONS D6: a planned date checked only when it changes).
    */
-  schema: z.ZodType<unknown, I> | ((row: T | null) => z.ZodType<unknown, I>)
+  schema: z.ZodType<unknown, I> | LoadedSchema<I> | ((row: T | null) => z.ZodType<unknown, I>)
   /** 'Nuevo …' shown but not usable yet, with why (SPEC §2.13: until a home is chosen). */
   newDisabled?: string | false
   /** The form of a new record (may use the filters, e.g. the selected company). */

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { type BaseSyntheticEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form'
 import { useLocation } from 'react-router'
 import type { z } from 'zod'
@@ -8,12 +8,44 @@ import { drafts } from '../../lib/drafts'
 import { errorMessage, formValidation } from '../../lib/form-errors'
 import { useTrabajador } from '../../lib/use-session'
 
+/**
+ * A form's schema loaded when the form is first used, not when its screen opens: the module of `@vb/shared` that
+ * holds it builds every schema it has as it loads (a screen's start on a phone spent more on that than on anything
+ * else of its own code: docs/performance.md). Made once per screen with `schemaFrom`.
+ */
+export interface LoadedSchema<I> {
+  readonly load: () => Promise<z.ZodType<unknown, I>>
+}
+
+/**
+ * `schemaFrom(() => import('@vb/shared/empresas').then((m) => m.empresaCreateSchema))`: the module is asked for once
+ * (again after a failed attempt, a file that could not be downloaded).
+ */
+export function schemaFrom<I>(load: () => Promise<z.ZodType<unknown, I>>): LoadedSchema<I> {
+  let loading: Promise<z.ZodType<unknown, I>> | undefined
+  return {
+    load: () => {
+      loading ??= load().catch((err: unknown) => {
+        loading = undefined
+        throw err
+      })
+      return loading
+    },
+  }
+}
+
+const isLoaded = <I>(schema: z.ZodType<unknown, I> | LoadedSchema<I>): schema is LoadedSchema<I> =>
+  typeof (schema as Partial<LoadedSchema<I>>).load === 'function'
+
 /** Every field of the form, each with its starting value (undefined for a select with nothing chosen). */
 export type FormDefaults<I> = { [K in keyof I]-?: I[K] | undefined }
 
 interface Options<I extends FieldValues> {
-  /** The shared schema the API validates with (one rule and its message exist once). */
-  schema: z.ZodType<unknown, I>
+  /**
+   * The shared schema the API validates with (one rule and its message exist once), or that schema loaded when the
+   * form first opens (`schemaFrom`); a submit before it has arrived waits for it.
+   */
+  schema: z.ZodType<unknown, I> | LoadedSchema<I>
   /** The form of a new record. */
   empty: FormDefaults<I>
   /** The record being edited as form values, or null for a new one. */
@@ -47,11 +79,15 @@ export function useResourceForm<I extends FieldValues>({
   forbiddenField,
   conflictField,
 }: Options<I>) {
-  const form = useForm<I, unknown, I>({
-    ...formValidation,
-    resolver: zodResolver(schema as never) as unknown as Resolver<I, unknown, I>,
-    defaultValues: empty as DefaultValues<I>,
-  })
+  const resolver = useMemo(
+    () =>
+      (isLoaded(schema)
+        ? async (values: I, context: unknown, options: never) =>
+            zodResolver((await schema.load()) as never)(values as never, context, options)
+        : zodResolver(schema as never)) as unknown as Resolver<I, unknown, I>,
+    [schema],
+  )
+  const form = useForm<I, unknown, I>({ ...formValidation, resolver, defaultValues: empty as DefaultValues<I> })
   const [formError, setFormError] = useState<string | null>(null)
   const { reset } = form
   const draft = useKeptDraft(form, show, keep)
@@ -64,6 +100,11 @@ export function useResourceForm<I extends FieldValues>({
     if (draft) reset(draft as DefaultValues<I>, { keepDefaultValues: true })
     setFormError(null)
   }, [show, reset])
+
+  // The schema asked for as the form opens, so that a submit finds it there.
+  useEffect(() => {
+    if (show && isLoaded(schema)) schema.load().catch(() => undefined)
+  }, [show, schema])
 
   const fields = Object.keys(empty)
   const showServerError = useCallback(
@@ -83,9 +124,12 @@ export function useResourceForm<I extends FieldValues>({
     [fields, form, forbiddenField, conflictField],
   )
 
-  /** A submit handler that runs `save` with the valid values and shows any refusal where it belongs. */
-  const submit = (save: (values: I) => Promise<void>) =>
-    form.handleSubmit(async (valid) => {
+  /**
+   * A submit handler that runs `save` with the valid values and shows any refusal where it belongs; a schema that
+   * could not be loaded (the network gone) is said at the top of the form, which keeps what was typed.
+   */
+  const submit = (save: (values: I) => Promise<void>) => {
+    const handle = form.handleSubmit(async (valid) => {
       setFormError(null)
       try {
         await save(valid)
@@ -93,6 +137,8 @@ export function useResourceForm<I extends FieldValues>({
         showServerError(err)
       }
     })
+    return (event?: BaseSyntheticEvent) => handle(event).catch((err: unknown) => setFormError(errorMessage(err)))
+  }
 
   return { form, formError, submit, dirty: form.formState.isDirty, recovered: draft !== null }
 }

@@ -1,14 +1,18 @@
 import type { Contacto, ContactoCreate } from '@vb/shared'
-import { contactoCreateSchema, contactoMessages } from '@vb/shared/contactos'
+import { contactoMessages } from '@vb/shared/contactos-core'
 import { EmpresaField } from '../../components/empresa-field'
 import { EntityImage } from '../../components/entity-image'
 import { TextField } from '../../components/form-fields'
 import type { Column } from '../../components/list'
 import { CrudPage } from '../../components/resource/crud-page'
+import { schemaFrom } from '../../components/resource/use-resource-form'
 import { resourceClient } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
 
 export const contactosResource = resourceClient<Contacto, ContactoCreate>('contactos')
+
+/** The form's schema, loaded when the form first opens (the screen starts without building it). */
+const formSchema = schemaFrom(() => import('@vb/shared/contactos').then((m) => m.contactoCreateSchema))
 
 /** SPEC §2.7: columns derived from the contact's fields; the photo is always the company's logo. */
 const columns: Column<Contacto>[] = [
@@ -50,7 +54,7 @@ export function ContactosPage() {
       columns={columns}
       rowLabel={(c) => c.nombreComercial}
       defaultSort={{ sort: 'nombreComercial', order: 'asc' }}
-      schema={contactoCreateSchema}
+      schema={formSchema}
       empty={{ nombreComercial: '', agente: '', correo: '', telefono: '', empresaId: empresaId ?? undefined }}
       toValues={(c) => ({
         nombreComercial: c.nombreComercial,

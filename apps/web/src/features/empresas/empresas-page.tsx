@@ -1,12 +1,16 @@
 import type { Empresa, EmpresaCreate } from '@vb/shared'
-import { empresaCreateSchema, empresaMessages } from '@vb/shared/empresas'
+import { empresaMessages } from '@vb/shared/empresas-core'
 import { EntityImage } from '../../components/entity-image'
 import { TextField } from '../../components/form-fields'
 import type { Column } from '../../components/list'
 import { CrudPage } from '../../components/resource/crud-page'
+import { schemaFrom } from '../../components/resource/use-resource-form'
 import { resourceClient } from '../../lib/resource'
 
 export const empresasResource = resourceClient<Empresa, EmpresaCreate>('empresas')
+
+/** The form's schema, loaded when the form first opens (the screen starts without building it). */
+const formSchema = schemaFrom(() => import('@vb/shared/empresas').then((m) => m.empresaCreateSchema))
 
 const columns: Column<Empresa>[] = [
   {
@@ -28,7 +32,7 @@ export function EmpresasPage() {
       columns={columns}
       rowLabel={(e) => e.nombre}
       defaultSort={{ sort: 'nombre', order: 'asc' }}
-      schema={empresaCreateSchema}
+      schema={formSchema}
       empty={{ nombre: '', logoUrl: '' }}
       toValues={(e) => ({ nombre: e.nombre, logoUrl: e.logoUrl ?? '' })}
       texts={{

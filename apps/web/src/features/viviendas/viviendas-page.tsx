@@ -1,13 +1,17 @@
 import type { Vivienda, ViviendaCreate } from '@vb/shared'
-import { viviendaCreateSchema, viviendaMessages } from '@vb/shared/viviendas'
+import { viviendaMessages } from '@vb/shared/viviendas-core'
 import { EmpresaField } from '../../components/empresa-field'
 import { TextField } from '../../components/form-fields'
 import type { Column } from '../../components/list'
 import { CrudPage } from '../../components/resource/crud-page'
+import { schemaFrom } from '../../components/resource/use-resource-form'
 import { resourceClient } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
 
 export const viviendasResource = resourceClient<Vivienda, ViviendaCreate>('viviendas')
+
+/** The form's schema, loaded when the form first opens (the screen starts without building it). */
+const formSchema = schemaFrom(() => import('@vb/shared/viviendas').then((m) => m.viviendaCreateSchema))
 
 const columns: Column<Vivienda>[] = [
   { id: 'nombre', header: 'Dirección', sortKey: 'nombre', cell: (v) => v.nombre, card: 'title' },
@@ -28,7 +32,7 @@ export function ViviendasPage() {
       columns={columns}
       rowLabel={(v) => v.nombre}
       defaultSort={{ sort: 'nombre', order: 'asc' }}
-      schema={viviendaCreateSchema}
+      schema={formSchema}
       empty={{ nombre: '', empresaId: empresaId ?? undefined }}
       toValues={(v) => ({ nombre: v.nombre, empresaId: v.empresaId })}
       texts={{
