@@ -1,17 +1,21 @@
 import type { PirBadge, Usuario, UsuarioCreate, UsuarioListItem } from '@vb/shared'
-import { pirLabel } from '@vb/shared/pir'
-import { usuarioCreateSchema, usuarioMessages } from '@vb/shared/usuarios'
+import { pirLabel } from '@vb/shared/pir-core'
+import { usuarioMessages } from '@vb/shared/usuarios-core'
 import { Badge } from 'react-bootstrap'
 import { SelectField, TextField } from '../../components/form-fields'
 import type { Column, RowAction } from '../../components/list'
 import { RemoteComboboxField } from '../../components/remote-combobox-field'
 import { CrudPage } from '../../components/resource/crud-page'
+import { schemaFrom } from '../../components/resource/use-resource-form'
 import { searchViviendas, viviendaPickerKey } from '../../lib/pickers'
 import { recordPaths } from '../../lib/record-paths'
 import { resourceClient } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
 
 export const usuariosResource = resourceClient<UsuarioListItem, UsuarioCreate>('usuarios')
+
+/** The form's schema, loaded when the form first opens (the screen starts without building it). */
+const formSchema = schemaFrom(() => import('@vb/shared/usuarios').then((m) => m.usuarioCreateSchema))
 
 const fullName = (u: Usuario) => `${u.nombre} ${u.apellidos}`
 
@@ -105,7 +109,7 @@ export function UsuariosPage() {
       rowLabel={fullName}
       extraRowActions={rowLinks}
       defaultSort={{ sort: 'nombre', order: 'asc' }}
-      schema={usuarioCreateSchema}
+      schema={formSchema}
       empty={{ nombre: '', apellidos: '', nif: '', viviendaId: undefined, gradoDependencia: '', fotoUrl: '' }}
       toValues={(u) => ({
         nombre: u.nombre,
