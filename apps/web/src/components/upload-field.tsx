@@ -1,5 +1,5 @@
 import type { Archivo, Upload } from '@vb/shared'
-import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, uploadIdOf, uploadMessages } from '@vb/shared/uploads'
+import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, uploadIdOf, uploadMessages } from '@vb/shared/uploads-core'
 import { type ReactNode, useId, useRef, useState } from 'react'
 import { Button, Form, Spinner } from 'react-bootstrap'
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form'

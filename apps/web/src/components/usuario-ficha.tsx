@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type { UsuarioFicha } from '@vb/shared'
-import { documentoMessages } from '@vb/shared/documentos'
+import { documentoMessages } from '@vb/shared/documentos-core'
 import type { ReactNode } from 'react'
 import { Alert } from 'react-bootstrap'
 import { useParams } from 'react-router'

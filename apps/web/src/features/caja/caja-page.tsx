@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type { MovimientoCajaCreate, MovimientoCajaListItem, UsuarioFicha } from '@vb/shared'
-import { CAJA_HEADERS, cajaMessages, movimientoCajaCreateSchema } from '@vb/shared/caja'
+import { CAJA_HEADERS, cajaMessages } from '@vb/shared/caja-core'
 import { lastFullMonth, madridDay } from '@vb/shared/dates'
 import { formatMoney } from '@vb/shared/money'
 import { useState } from 'react'
@@ -12,6 +12,7 @@ import { Icon } from '../../components/icon'
 import { type Column, DATE_SORT_LABELS } from '../../components/list'
 import { Money } from '../../components/money'
 import { CrudPage } from '../../components/resource/crud-page'
+import { schemaFrom } from '../../components/resource/use-resource-form'
 import { useToast } from '../../components/toasts'
 import { UploadField } from '../../components/upload-field'
 import { FichaGate } from '../../components/usuario-ficha'
@@ -21,6 +22,11 @@ import { formatDate, formatDateMedium } from '../../lib/format'
 import { resourceClient } from '../../lib/resource'
 
 export const cajaResource = resourceClient<MovimientoCajaListItem, MovimientoCajaCreate>('caja-usuario')
+
+/** The form's schema, loaded when the form first opens (the screen starts without building it). */
+const formSchema = schemaFrom(() =>
+  import('@vb/shared/caja').then((m) => m.movimientoCajaCreateSchema as unknown as z.ZodType<unknown, MovimientoCajaCreate>),
+)
 
 /** SPEC §9: success toasts on cash last 2.5 s. */
 const TOAST_MS = 2500
@@ -186,7 +192,7 @@ function Caja({ ficha }: { ficha: UsuarioFicha }) {
       header={() => <CajaHeader ficha={ficha} />}
       toolbar={<ExtractoButton ficha={ficha} />}
       // The form keeps the date as the day the input shows (YYYY-MM-DD); the schema turns it into the instant.
-      schema={movimientoCajaCreateSchema as unknown as z.ZodType<unknown, MovimientoCajaCreate>}
+      schema={formSchema}
       empty={{ concepto: '', cantidad: '', fecha: madridDay(new Date()), usuarioId: ficha.id, justificanteUrl: null }}
       toValues={(m) => ({
         concepto: m.concepto,

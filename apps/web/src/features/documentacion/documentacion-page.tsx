@@ -1,7 +1,7 @@
 import type { Documento, DocumentoCreate, PirStatus, UsuarioFicha } from '@vb/shared'
 import { madridDay } from '@vb/shared/dates'
-import { documentoCreateSchema, documentoMessages } from '@vb/shared/documentos'
-import { pirLabel } from '@vb/shared/pir'
+import { documentoMessages } from '@vb/shared/documentos-core'
+import { pirLabel } from '@vb/shared/pir-core'
 import { useState } from 'react'
 import { Button, Card } from 'react-bootstrap'
 import type { z } from 'zod'
@@ -9,6 +9,7 @@ import { TextField } from '../../components/form-fields'
 import { Icon, type IconName } from '../../components/icon'
 import { type Column, DATE_SORT_LABELS } from '../../components/list'
 import { type CrudCommands, CrudPage } from '../../components/resource/crud-page'
+import { schemaFrom } from '../../components/resource/use-resource-form'
 import { useToast } from '../../components/toasts'
 import { UploadField } from '../../components/upload-field'
 import { FichaGate } from '../../components/usuario-ficha'
@@ -17,6 +18,11 @@ import { formatDateMedium } from '../../lib/format'
 import { resourceClient } from '../../lib/resource'
 
 export const documentosResource = resourceClient<Documento, DocumentoCreate>('documentos-usuario')
+
+/** The form's schema, loaded when the form first opens (the screen starts without building it). */
+const formSchema = schemaFrom(() =>
+  import('@vb/shared/documentos').then((m) => m.documentoCreateSchema as unknown as z.ZodType<unknown, DocumentoCreate>),
+)
 
 /** SPEC §9: success toasts on documents last 2.5 s. */
 const TOAST_MS = 2500
@@ -138,7 +144,7 @@ function Documentos({ ficha }: { ficha: UsuarioFicha }) {
         </>
       )}
       // The form keeps the date as the day the input shows (YYYY-MM-DD); the schema turns it into the instant.
-      schema={documentoCreateSchema as unknown as z.ZodType<unknown, DocumentoCreate>}
+      schema={formSchema}
       empty={{ titulo: '', fecha: madridDay(new Date()), archivoUrl: '', usuarioId: ficha.id }}
       toValues={(d) => ({
         titulo: d.titulo,
