@@ -91,9 +91,9 @@ describe('the built web app', () => {
 
   it('leaves the schema library out of the shell, the start page, the screens without a form and those whose form loads its schema', () => {
     // The shell is on every screen after login, /inicio is where a login lands, the log and one's own record have no
-    // form, and the companies, homes, contacts, residents, a resident's documents and cash load their form's schema when
-    // it first opens (schemaFrom): building a screen's schemas is most of its modules' start on a phone
-    // (docs/performance.md).
+    // form, and the companies, homes, contacts, residents, a resident's documents and cash, and the workers load their
+    // form's schema when it first opens (schemaFrom): building a screen's schemas is most of its modules' start on a
+    // phone (docs/performance.md).
     for (const screen of [
       'src/app/layout/shell.tsx',
       'src/features/inicio/inicio-page.tsx',
@@ -105,6 +105,7 @@ describe('the built web app', () => {
       'src/features/usuarios/usuarios-page.tsx',
       'src/features/documentacion/documentacion-page.tsx',
       'src/features/caja/caja-page.tsx',
+      'src/features/trabajadores/trabajadores-page.tsx',
     ]) {
       expect(manifest[screen], screen).toBeDefined()
       const js = [...staticClosure(screen)].map((k) => (manifest[k] as ManifestChunk).file)

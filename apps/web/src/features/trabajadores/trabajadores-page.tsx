@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { Empresa, Trabajador, TrabajadorCreateInput } from '@vb/shared'
 import { can } from '@vb/shared/permissions'
-import { roles } from '@vb/shared/roles'
-import { rolLabels, trabajadorCreateSchema, trabajadorMessages } from '@vb/shared/trabajadores'
+import { roles } from '@vb/shared/roles-core'
+import { rolLabels, trabajadorMessages } from '@vb/shared/trabajadores-core'
 import { useState } from 'react'
 import type { z } from 'zod'
 import { paths } from '../../app/paths'
@@ -11,6 +11,7 @@ import { EntityImage } from '../../components/entity-image'
 import { RemoteCheckboxGroupField, SelectField, SwitchField, TextField } from '../../components/form-fields'
 import type { Column, RowAction } from '../../components/list'
 import { CrudPage, crudTexts } from '../../components/resource/crud-page'
+import { schemaFrom } from '../../components/resource/use-resource-form'
 import { useToast } from '../../components/toasts'
 import { EstadoBadge, fotoSrc, RolBadge } from '../../components/trabajador-badges'
 import { UploadField } from '../../components/upload-field'
@@ -51,6 +52,11 @@ export const trabajadoresResource: typeof base = {
     return saved
   },
 }
+
+/** The form's schema, loaded when the form first opens (the screen starts without building it). */
+const formSchema = schemaFrom(() =>
+  import('@vb/shared/trabajadores').then((m) => m.trabajadorCreateSchema as unknown as z.ZodType<unknown, Form>),
+)
 
 const fullName = (t: Pick<Trabajador, 'nombre' | 'apellidos'>) => `${t.nombre} ${t.apellidos}`
 
@@ -175,7 +181,7 @@ export function TrabajadoresPage() {
             ],
           },
         ]}
-        schema={trabajadorCreateSchema as unknown as z.ZodType<unknown, Form>}
+        schema={formSchema}
         empty={{
           nombre: '',
           apellidos: '',
