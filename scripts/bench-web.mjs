@@ -355,6 +355,16 @@ const floorOf = (results, preset, kind) => results.find((r) => r.preset === pres
 const beyond = (results, r, kind) =>
   r.floor ? '' : `${Math.max(0, r.tbtMs - (floorOf(results, r.preset, kind)?.tbtMs ?? 0))} ms`
 
+/** A Markdown table, columns from `firstNumber` on right-aligned (as the docs' tables are). */
+function printMarkdown(header, rows, firstNumber) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)))
+  const line = (cells) =>
+    `| ${cells.map((c, i) => (i >= firstNumber ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join(' | ')} |`
+  console.log(line(header))
+  console.log(`|${widths.map((w, i) => (i >= firstNumber ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`)
+  for (const row of rows) console.log(line(row))
+}
+
 /**
  * What the long tasks of each screen's kept run spent their time on (scripts/bench-web-tasks.mjs): milliseconds as
  * traced, before Lighthouse's CPU slowdown, of the tasks that block once slowed down. The score moves with the machine;
@@ -377,12 +387,7 @@ function printLongTasks(results) {
   const rows = results
     .filter((r) => r.longTasks)
     .map((r) => [r.preset, r.url, r.longTasks.count, Math.round(r.longTasks.ms), ...kinds.map((k) => Math.round(r.longTasks[k]))])
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)))
-  const line = (cells) =>
-    `| ${cells.map((c, i) => (i >= 2 ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join(' | ')} |`
-  console.log(line(header))
-  console.log(`|${widths.map((w, i) => (i >= 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`)
-  for (const row of rows) console.log(line(row))
+  printMarkdown(header, rows, 2)
 }
 
 function printTable(results) {
@@ -424,12 +429,7 @@ function printTable(results) {
     r.requests,
     r.benchmarkIndex,
   ])
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)))
-  const line = (cells) =>
-    `| ${cells.map((c, i) => (typeof c === 'number' || i >= 3 ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join(' | ')} |`
-  console.log(line(header))
-  console.log(`|${widths.map((w, i) => (i >= 3 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`)
-  for (const row of rows) console.log(line(row))
+  printMarkdown(header, rows, 3)
 }
 
 async function main() {
