@@ -1,4 +1,7 @@
+import { PASSWORD_MAX, PASSWORD_RULE, passwordMessages, RESTABLECER_INVALID } from './auth-core'
 import { z } from './zod-es'
+
+export * from './auth-core'
 
 /** SPEC §5 Login. */
 export const loginSchema = z.object({
@@ -12,25 +15,6 @@ export const loginSchema = z.object({
 export type LoginInput = z.infer<typeof loginSchema>
 
 export { LOGIN_FAILED_MESSAGE } from './core'
-
-/** SPEC §5 New password: at least 8 characters, one uppercase letter, one digit. */
-export const PASSWORD_RULE = /^(?=.*[A-ZÁÉÍÓÚÑÜ])(?=.*\d).{8,}$/
-export const PASSWORD_MAX = 128
-export const passwordMessages = {
-  /** SPEC §2.18: the hint under the new password. */
-  hint: 'Mínimo 8 caracteres, 1 mayúscula y 1 número.',
-  rule: 'La contraseña debe tener al menos 8 caracteres, una mayúscula y un número.',
-  ruleNueva: 'La nueva contraseña debe tener al menos 8 caracteres, una mayúscula y un número.',
-  mismatch: 'Las contraseñas no coinciden.',
-  mismatchNueva: 'Las nuevas contraseñas no coinciden.',
-  actual: 'Debes ingresar tu contraseña actual.',
-  sinUsuario: 'No se encontró el usuario para actualizar.',
-  exito: 'Contraseña actualizada correctamente.',
-  fallo: 'No se pudo actualizar la contraseña. Inténtalo más tarde.',
-  actualIncorrecta: 'La contraseña actual no es correcta.',
-  /** A change must change it. */
-  igualActual: 'La nueva contraseña debe ser distinta de la actual',
-} as const
 
 function newPassword(message: string) {
   return z.string({ error: message }).max(PASSWORD_MAX, message).regex(PASSWORD_RULE, message)
@@ -72,10 +56,7 @@ export type CambiarPasswordBody = z.infer<typeof cambiarPasswordBodySchema>
 export const recuperarPasswordSchema = z.object({
   email: loginSchema.shape.email,
 })
-export const RECUPERAR_MESSAGE =
-  'Si el correo corresponde a una cuenta activa, recibirás un enlace para restablecer la contraseña. El enlace caduca en 30 minutos.'
 export const restablecerPasswordSchema = z.object({
-  token: z.string().min(20, 'El enlace no es válido o ha caducado.').max(200),
+  token: z.string().min(20, RESTABLECER_INVALID).max(200),
   passwordNueva: newPassword(passwordMessages.rule),
 })
-export const RESTABLECER_INVALID = 'El enlace no es válido o ha caducado.'

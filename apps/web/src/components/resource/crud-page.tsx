@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query'
 import type { Resource } from '@vb/shared'
 import { can } from '@vb/shared/permissions'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, useMemo, useState } from 'react'
 import { Button, Card } from 'react-bootstrap'
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form'
 import type { z } from 'zod'
 import { ApiError } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
+import type { LoadedSchema } from '../../lib/loaded-schema'
 import type { ListQuery, ResourceClient } from '../../lib/resource'
 import { refreshAfterChange, useResourceMutations } from '../../lib/resource'
 import { useTrabajador } from '../../lib/use-session'
@@ -16,7 +17,7 @@ import { Icon } from '../icon'
 import { type Column, DataList, type DataListProps, type ListFilter, type RowAction, type SortOrder } from '../list'
 import { useToast } from '../toasts'
 import { useModalState } from '../use-modal-state'
-import { type FormDefaults, type LoadedSchema, useResourceForm } from './use-resource-form'
+import { type FormDefaults, useResourceForm } from './use-resource-form'
 
 /** The Spanish texts of one CRUD screen (SPEC §2.3-2.7 give most of them). */
 export interface CrudTexts<T> {
@@ -129,9 +130,10 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues, 
   /**
    * The shared create schema (the API's), loaded when the form first opens (`schemaFrom`: the screen then starts
    * without building it), or one per record being edited (null: a new one), for a rule that depends on what the
-   * record held (DECISIONS D6: a planned date checked only when it changes).
+   * record held (DECISIONS D6: a planned date checked only when it changes): asked for once each time the form
+   * opens on a record, and loaded the same way.
    */
-  schema: z.ZodType<unknown, I> | LoadedSchema<I> | ((row: T | null) => z.ZodType<unknown, I>)
+  schema: z.ZodType<unknown, I> | LoadedSchema<I> | ((row: T | null) => z.ZodType<unknown, I> | LoadedSchema<I>)
   /** 'Nuevo …' shown but not usable yet, with why (SPEC §2.13: until a home is chosen). */
   newDisabled?: string | false
   /** The form of a new record (may use the filters, e.g. the selected company). */
@@ -163,8 +165,16 @@ export function CrudPage<T extends { id: number }, I extends FieldValues, R = T>
     props.toValues ??
     ((row: T) =>
       Object.fromEntries(Object.entries(props.empty).map(([k, empty]) => [k, (row as Record<string, unknown>)[k] ?? empty])) as I)
+  // A schema per record is made once each time a record is opened, not on every render (the screen's function is a
+  // new one each render): the form's validation and its loading stay the same while it is open.
+  const perRecord = typeof props.schema === 'function' ? props.schema : null
+  // biome-ignore lint/correctness/useExhaustiveDependencies: perRecord is read fresh, only the record opened counts
+  const schema = useMemo(
+    () => (perRecord ? perRecord(record ?? null) : (props.schema as z.ZodType<unknown, I> | LoadedSchema<I>)),
+    [record, perRecord ? null : props.schema],
+  )
   const { form, formError, submit, dirty, recovered } = useResourceForm<I>({
-    schema: typeof props.schema === 'function' ? props.schema(record ?? null) : props.schema,
+    schema,
     empty: props.empty,
     values: record ? toValues(record) : preset ? ({ ...props.empty, ...preset } as I) : null,
     show: editing.show,

@@ -3,7 +3,8 @@ import { z } from '@vb/shared/zod-es'
 import type { ReactNode } from 'react'
 import { MemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { schemaFrom, useResourceForm } from './use-resource-form'
+import { schemaFrom } from '../../lib/loaded-schema'
+import { useResourceForm } from './use-resource-form'
 
 interface Values {
   nombre: string

@@ -1,41 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import { type BaseSyntheticEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { type DefaultValues, type FieldValues, type Path, type Resolver, type UseFormReturn, useForm } from 'react-hook-form'
+import { type DefaultValues, type FieldValues, type Path, type UseFormReturn, useForm } from 'react-hook-form'
 import { useLocation } from 'react-router'
 import type { z } from 'zod'
 import { ApiError } from '../../lib/api-client'
 import { drafts } from '../../lib/drafts'
 import { errorMessage, formValidation } from '../../lib/form-errors'
+import { isLoaded, type LoadedSchema, schemaResolver } from '../../lib/loaded-schema'
 import { useTrabajador } from '../../lib/use-session'
-
-/**
- * A form's schema loaded when the form is first used, not when its screen opens: the module of `@vb/shared` that
- * holds it builds every schema it has as it loads (a screen's start on a phone spent more on that than on anything
- * else of its own code: docs/performance.md). Made once per screen with `schemaFrom`.
- */
-export interface LoadedSchema<I> {
-  readonly load: () => Promise<z.ZodType<unknown, I>>
-}
-
-/**
- * `schemaFrom(() => import('@vb/shared/empresas').then((m) => m.empresaCreateSchema))`: the module is asked for once
- * (again after a failed attempt, a file that could not be downloaded).
- */
-export function schemaFrom<I>(load: () => Promise<z.ZodType<unknown, I>>): LoadedSchema<I> {
-  let loading: Promise<z.ZodType<unknown, I>> | undefined
-  return {
-    load: () => {
-      loading ??= load().catch((err: unknown) => {
-        loading = undefined
-        throw err
-      })
-      return loading
-    },
-  }
-}
-
-const isLoaded = <I>(schema: z.ZodType<unknown, I> | LoadedSchema<I>): schema is LoadedSchema<I> =>
-  typeof (schema as Partial<LoadedSchema<I>>).load === 'function'
 
 /** Every field of the form, each with its starting value (undefined for a select with nothing chosen). */
 export type FormDefaults<I> = { [K in keyof I]-?: I[K] | undefined }
@@ -79,14 +50,7 @@ export function useResourceForm<I extends FieldValues>({
   forbiddenField,
   conflictField,
 }: Options<I>) {
-  const resolver = useMemo(
-    () =>
-      (isLoaded(schema)
-        ? async (values: I, context: unknown, options: never) =>
-            zodResolver((await schema.load()) as never)(values as never, context, options)
-        : zodResolver(schema as never)) as unknown as Resolver<I, unknown, I>,
-    [schema],
-  )
+  const resolver = useMemo(() => schemaResolver(schema), [schema])
   const form = useForm<I, unknown, I>({ ...formValidation, resolver, defaultValues: empty as DefaultValues<I> })
   const [formError, setFormError] = useState<string | null>(null)
   const { reset } = form
@@ -103,7 +67,7 @@ export function useResourceForm<I extends FieldValues>({
 
   // The schema asked for as the form opens, so that a submit finds it there.
   useEffect(() => {
-    if (show && isLoaded(schema)) schema.load().catch(() => undefined)
+    if (show && isLoaded(schema)) schema.preload()
   }, [show, schema])
 
   const fields = Object.keys(empty)

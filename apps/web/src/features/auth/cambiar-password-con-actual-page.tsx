@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import type { ChangePasswordForm } from '@vb/shared'
-import { changePasswordFormSchema, passwordMessages } from '@vb/shared/auth'
+import { passwordMessages } from '@vb/shared/auth-core'
 import { useState } from 'react'
 import Alert from 'react-bootstrap/Alert'
 import Form from 'react-bootstrap/Form'
@@ -11,10 +10,15 @@ import { Icon } from '../../components/icon'
 import { PasswordField } from '../../components/password-field'
 import { ApiError } from '../../lib/api-client'
 import { applyFieldErrors, formValidation, registerClearing } from '../../lib/form-errors'
+import { loadingForm, schemaFrom, schemaResolver } from '../../lib/loaded-schema'
 import { session } from '../../lib/session'
 import { cambiarPassword } from './api'
 import { NewPasswordFields } from './new-password-fields'
 import { useCompletePasswordChange } from './password-result'
+
+/** The form's schema, loaded when the form is first typed into (a submit before that waits for it). */
+const formSchema = schemaFrom(() => import('@vb/shared/auth').then((m) => m.changePasswordFormSchema))
+const resolver = schemaResolver<ChangePasswordForm>(formSchema)
 
 /** SPEC §2.19: change the password giving the current one; otherwise the same flow as §2.18. */
 export function CambiarPasswordConActualPage() {
@@ -23,7 +27,7 @@ export function CambiarPasswordConActualPage() {
   const completeChange = useCompletePasswordChange()
   const form = useForm<ChangePasswordForm>({
     ...formValidation,
-    resolver: zodResolver(changePasswordFormSchema),
+    resolver,
     defaultValues: { passwordActual: '', passwordNueva: '', confirmar: '' },
   })
   const {
@@ -75,7 +79,7 @@ export function CambiarPasswordConActualPage() {
           {failure}
         </Alert>
       )}
-      <Form noValidate onSubmit={onSubmit}>
+      <Form noValidate {...loadingForm(formSchema, onSubmit, setFailure)}>
         <PasswordField
           id="cpa-actual"
           label="Contraseña actual"

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import type { NewPasswordForm } from '@vb/shared'
-import { newPasswordFormSchema, passwordMessages } from '@vb/shared/auth'
+import { passwordMessages } from '@vb/shared/auth-core'
 import { useState } from 'react'
 import Alert from 'react-bootstrap/Alert'
 import Form from 'react-bootstrap/Form'
@@ -9,10 +8,15 @@ import { Link, Navigate } from 'react-router'
 import { AuthLayout } from '../../components/auth-layout'
 import { Icon } from '../../components/icon'
 import { formValidation, registerClearing } from '../../lib/form-errors'
+import { loadingForm, schemaFrom, schemaResolver } from '../../lib/loaded-schema'
 import { session } from '../../lib/session'
 import { cambiarPassword } from './api'
 import { NewPasswordFields } from './new-password-fields'
 import { useCompletePasswordChange } from './password-result'
+
+/** The form's schema, loaded when the form is first typed into (a submit before that waits for it). */
+const formSchema = schemaFrom(() => import('@vb/shared/auth').then((m) => m.newPasswordFormSchema))
+const resolver = schemaResolver<NewPasswordForm>(formSchema)
 
 /** SPEC §2.18: forced change of the temporary password. */
 export function CambiarPasswordPage() {
@@ -27,7 +31,7 @@ export function CambiarPasswordPage() {
   const completeChange = useCompletePasswordChange()
   const form = useForm<NewPasswordForm>({
     ...formValidation,
-    resolver: zodResolver(newPasswordFormSchema),
+    resolver,
     defaultValues: { passwordNueva: '', confirmar: '' },
   })
   const {
@@ -71,7 +75,7 @@ export function CambiarPasswordPage() {
           {failure}
         </Alert>
       )}
-      <Form noValidate onSubmit={onSubmit}>
+      <Form noValidate {...loadingForm(formSchema, onSubmit, setFailure)}>
         <NewPasswordFields
           idPrefix="cp"
           nueva={registerClearing(form, 'passwordNueva')}

@@ -1,4 +1,4 @@
-import { passwordMessages } from '@vb/shared/auth'
+import { passwordMessages } from '@vb/shared/auth-core'
 import Button from 'react-bootstrap/Button'
 import Spinner from 'react-bootstrap/Spinner'
 import type { UseFormRegisterReturn } from 'react-hook-form'

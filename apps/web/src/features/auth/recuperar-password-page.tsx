@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import type { NewPasswordForm } from '@vb/shared'
-import { newPasswordFormSchema, passwordMessages, RECUPERAR_MESSAGE, recuperarPasswordSchema } from '@vb/shared/auth'
+import { passwordMessages, RECUPERAR_MESSAGE } from '@vb/shared/auth-core'
 import { useEffect, useState } from 'react'
 import Alert from 'react-bootstrap/Alert'
 import Button from 'react-bootstrap/Button'
@@ -12,8 +11,15 @@ import { AuthLayout } from '../../components/auth-layout'
 import { Icon } from '../../components/icon'
 import { ApiError } from '../../lib/api-client'
 import { formValidation, registerClearing } from '../../lib/form-errors'
+import { loadingForm, schemaFrom, schemaResolver } from '../../lib/loaded-schema'
 import { recuperarPassword, restablecerPassword } from './api'
 import { NewPasswordFields } from './new-password-fields'
+
+/** The forms' schemas, loaded when a form is first typed into (a submit before that waits for it). */
+const emailSchema = schemaFrom(() => import('@vb/shared/auth').then((m) => m.recuperarPasswordSchema))
+const emailResolver = schemaResolver<{ email: string }>(emailSchema)
+const newPasswordSchema = schemaFrom(() => import('@vb/shared/auth').then((m) => m.newPasswordFormSchema))
+const newPasswordResolver = schemaResolver<NewPasswordForm>(newPasswordSchema)
 
 /** The reset link's `#token=…` (the fragment never reaches a server log). */
 function readResetToken(): string | null {
@@ -54,7 +60,7 @@ function PedirEnlaceForm() {
   const [failure, setFailure] = useState<string | null>(null)
   const form = useForm<{ email: string }>({
     ...formValidation,
-    resolver: zodResolver(recuperarPasswordSchema),
+    resolver: emailResolver,
     defaultValues: { email: '' },
   })
   const {
@@ -93,7 +99,7 @@ function PedirEnlaceForm() {
               {failure}
             </Alert>
           )}
-          <Form noValidate onSubmit={onSubmit}>
+          <Form noValidate {...loadingForm(emailSchema, onSubmit, setFailure)}>
             <Form.Group className="mb-3" controlId="recuperar-email">
               <Form.Label>Correo</Form.Label>
               <Form.Control
@@ -126,7 +132,7 @@ function RestablecerForm({ token }: { token: string }) {
   const [failure, setFailure] = useState<string | null>(null)
   const form = useForm<NewPasswordForm>({
     ...formValidation,
-    resolver: zodResolver(newPasswordFormSchema),
+    resolver: newPasswordResolver,
     defaultValues: { passwordNueva: '', confirmar: '' },
   })
   const {
@@ -169,7 +175,7 @@ function RestablecerForm({ token }: { token: string }) {
           {failure}
         </Alert>
       )}
-      <Form noValidate onSubmit={onSubmit}>
+      <Form noValidate {...loadingForm(newPasswordSchema, onSubmit, setFailure)}>
         <NewPasswordFields
           idPrefix="rp"
           nueva={registerClearing(form, 'passwordNueva')}

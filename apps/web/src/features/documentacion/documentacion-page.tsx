@@ -9,12 +9,12 @@ import { TextField } from '../../components/form-fields'
 import { Icon, type IconName } from '../../components/icon'
 import { type Column, DATE_SORT_LABELS } from '../../components/list'
 import { type CrudCommands, CrudPage } from '../../components/resource/crud-page'
-import { schemaFrom } from '../../components/resource/use-resource-form'
 import { useToast } from '../../components/toasts'
 import { UploadField } from '../../components/upload-field'
 import { FichaGate } from '../../components/usuario-ficha'
 import { errorMessage } from '../../lib/form-errors'
 import { formatDateMedium } from '../../lib/format'
+import { schemaFrom } from '../../lib/loaded-schema'
 import { resourceClient } from '../../lib/resource'
 
 export const documentosResource = resourceClient<Documento, DocumentoCreate>('documentos-usuario')

@@ -1,8 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import { useQueryClient } from '@tanstack/react-query'
 import type { AjustesUsuario, Trabajador } from '@vb/shared'
 import { BORRADOR_RECUPERADO_MESSAGE } from '@vb/shared/core'
-import { ajustesUsuarioSchema, trabajadorMessages } from '@vb/shared/trabajadores'
+import { trabajadorMessages } from '@vb/shared/trabajadores-core'
 import { useEffect, useState } from 'react'
 import { Alert, Button, Card, Form, Spinner } from 'react-bootstrap'
 import { useForm } from 'react-hook-form'
@@ -14,6 +13,7 @@ import { useKeptDraft } from '../../components/resource/use-resource-form'
 import { useToast } from '../../components/toasts'
 import { ApiError, api } from '../../lib/api-client'
 import { applyFieldErrors, errorMessage, formValidation } from '../../lib/form-errors'
+import { loadingForm, schemaFrom, schemaResolver } from '../../lib/loaded-schema'
 import { session } from '../../lib/session'
 import { meQueryKey, useMe } from '../../lib/use-me'
 
@@ -24,6 +24,13 @@ const unlockLabels: Record<Field, string> = {
   apellidos: 'Editar apellidos',
   email: 'Editar correo electrónico',
 }
+
+/**
+ * The form's schema, loaded when the form is first typed into (the screen starts without building it); a save before
+ * it has arrived waits for it.
+ */
+const formSchema = schemaFrom(() => import('@vb/shared/trabajadores').then((m) => m.ajustesUsuarioSchema))
+const resolver = schemaResolver<AjustesUsuario>(formSchema)
 
 /** SPEC §2.21, §5 Own settings, §9: 'Configuración guardada correctamente' lasts 3 s. */
 export const GUARDADA = 'Configuración guardada correctamente'
@@ -53,7 +60,7 @@ function Ajustes({ trabajador }: { trabajador: Trabajador }) {
   const [failure, setFailure] = useState<string | null>(null)
   const form = useForm<AjustesUsuario, unknown, AjustesUsuario>({
     ...formValidation,
-    resolver: zodResolver(ajustesUsuarioSchema),
+    resolver,
     defaultValues: { nombre: trabajador.nombre, apellidos: trabajador.apellidos, email: trabajador.email },
   })
   const { reset } = form
@@ -72,6 +79,7 @@ function Ajustes({ trabajador }: { trabajador: Trabajador }) {
     setUnlocked(new Set(FIELDS.filter((field) => draft[field] !== stored[field])))
   }, [draft])
 
+  const editing = unlocked.size > 0
   const save = form.handleSubmit(async (values) => {
     setFailure(null)
     try {
@@ -91,7 +99,7 @@ function Ajustes({ trabajador }: { trabajador: Trabajador }) {
     <Card className="shadow-sm border-0" style={{ maxWidth: 720 }}>
       <Card.Body className="p-4">
         <h2 className="h4 mb-4">Configuración de Usuario</h2>
-        {draft && unlocked.size > 0 && (
+        {draft && editing && (
           <Alert variant="info" role="status">
             {BORRADOR_RECUPERADO_MESSAGE}
           </Alert>
@@ -101,7 +109,7 @@ function Ajustes({ trabajador }: { trabajador: Trabajador }) {
             {failure}
           </Alert>
         )}
-        <Form noValidate onSubmit={save} className="d-grid gap-3">
+        <Form noValidate {...loadingForm(formSchema, save, setFailure)} className="d-grid gap-3">
           {FIELDS.map((field) => (
             <LockedTextField
               key={field}
@@ -120,7 +128,7 @@ function Ajustes({ trabajador }: { trabajador: Trabajador }) {
               <Icon name="key" className="me-2" />
               Cambiar contraseña
             </Link>
-            {unlocked.size > 0 && (
+            {editing && (
               <Button type="submit" disabled={form.formState.isSubmitting}>
                 {form.formState.isSubmitting ? (
                   <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />

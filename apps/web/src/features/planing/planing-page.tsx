@@ -3,7 +3,7 @@ import type { CalendarioDia, Empresa, PlaningTarea, PlaningTareaForm, Usuario } 
 import { madridDay, madridTime } from '@vb/shared/dates'
 import { MAX_PAGE_SIZE } from '@vb/shared/list-core'
 import { can } from '@vb/shared/permissions'
-import { planingColor, planingMessages, planingTareaCreateSchema, TODOS, usuarioColor } from '@vb/shared/planing'
+import { planingColor, planingMessages, TODOS, usuarioColor } from '@vb/shared/planing-core'
 import { useId, useState } from 'react'
 import { Alert, Button, Card, Form, Modal } from 'react-bootstrap'
 import { type UseFormReturn, useWatch } from 'react-hook-form'
@@ -22,6 +22,7 @@ import { useSettled } from '../../components/use-settled'
 import { api } from '../../lib/api-client'
 import { errorMessage } from '../../lib/form-errors'
 import { formatCount } from '../../lib/format'
+import { schemaFrom } from '../../lib/loaded-schema'
 import { resourceClient, useResourceMutations } from '../../lib/resource'
 import { NOTIFICACION_EVENT } from '../../lib/session'
 import { useEmpresaId } from '../../lib/use-empresa'
@@ -44,6 +45,11 @@ import './planing.css'
 
 /** A resident as a task names it. */
 type Persona = PlaningTarea['usuarios'][number]
+
+/** The form's schema, loaded when the form first opens (the screen starts without building it). */
+const formSchema = schemaFrom(() =>
+  import('@vb/shared/planing').then((m) => m.planingTareaCreateSchema as unknown as z.ZodType<unknown, PlaningTareaForm>),
+)
 
 export const planingResource = resourceClient<PlaningTarea, PlaningTareaForm>('planing-tareas')
 
@@ -509,7 +515,7 @@ export function PlaningPage() {
   const needsEmpresa = empresaId === null && !record
   const empresas = useEmpresas(editando.show && needsEmpresa)
   const { form, formError, submit, dirty, recovered } = useResourceForm<PlaningTareaForm>({
-    schema: planingTareaCreateSchema as unknown as z.ZodType<unknown, PlaningTareaForm>,
+    schema: formSchema,
     empty: {
       titulo: '',
       descripcion: '',

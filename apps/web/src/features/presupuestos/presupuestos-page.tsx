@@ -5,9 +5,8 @@ import {
   presupuestoEstadoLabels,
   presupuestoEstados,
   presupuestoEstadoVariants,
-  presupuestoFormSchema,
   presupuestoMessages,
-} from '@vb/shared/presupuestos'
+} from '@vb/shared/presupuestos-core'
 import { Badge } from 'react-bootstrap'
 import { useSearchParams } from 'react-router'
 import type { z } from 'zod'
@@ -18,6 +17,7 @@ import { RemoteComboboxField } from '../../components/remote-combobox-field'
 import { CrudPage } from '../../components/resource/crud-page'
 import { UploadField } from '../../components/upload-field'
 import { formatDate, formatDateTime } from '../../lib/format'
+import { schemaFrom } from '../../lib/loaded-schema'
 import { searchViviendas, useViviendaOption, viviendaPickerKey } from '../../lib/pickers'
 import { resourceClient } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
@@ -33,6 +33,18 @@ interface PresupuestoForm {
 }
 
 export const presupuestosResource = resourceClient<Presupuesto, PresupuestoForm>('presupuestos')
+
+/**
+ * The form's schema for the budget opened (null: a new one), loaded when the form first opens (the screen starts
+ * without building it): the planned date is checked against today only when it changes (DECISIONS D6).
+ */
+const formSchema = (p: Presupuesto | null) =>
+  schemaFrom(() =>
+    import('@vb/shared/presupuestos').then(
+      (m) =>
+        m.presupuestoFormSchema(() => new Date(), p?.fechaPrevista ?? null) as unknown as z.ZodType<unknown, PresupuestoForm>,
+    ),
+  )
 
 /** Signed file links last 5 minutes: the list is read again before they expire. */
 const REFRESH_MS = 4 * 60_000
@@ -161,9 +173,7 @@ export function PresupuestosPage() {
       version={(p) => p.updatedAt}
       refreshMs={REFRESH_MS}
       newDisabled={viviendaId === null && 'Elige una vivienda para añadir un presupuesto.'}
-      schema={(p) =>
-        presupuestoFormSchema(() => new Date(), p?.fechaPrevista ?? null) as unknown as z.ZodType<unknown, PresupuestoForm>
-      }
+      schema={formSchema}
       empty={{
         descripcion: '',
         precio: '',

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { Prioridad, TareaTrabajador, TrabajadorAsignable } from '@vb/shared'
 import { can } from '@vb/shared/permissions'
-import { prioridades, prioridadVariants, tareaMessages, tareaTrabajadorCreateSchema } from '@vb/shared/tareas'
+import { prioridades, prioridadVariants, tareaMessages } from '@vb/shared/tareas-core'
 import { type ReactNode, useId } from 'react'
 import { Alert, Badge, Button, Card, CloseButton, Col, Form, Nav, Row } from 'react-bootstrap'
 import type { z } from 'zod'
@@ -16,6 +16,7 @@ import { useToast } from '../../components/toasts'
 import { useModalState } from '../../components/use-modal-state'
 import { api } from '../../lib/api-client'
 import { formatDate, madridDay } from '../../lib/format'
+import { schemaFrom } from '../../lib/loaded-schema'
 import { searchViviendas, viviendaPickerKey } from '../../lib/pickers'
 import { resourceClient, useResourceMutations } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
@@ -33,6 +34,11 @@ interface TareaForm {
 }
 /** DECISIONS D5: the task is for the worker chosen in the selector (EMPLEADO: itself). */
 type TareaBody = TareaForm & { trabajadorId: number }
+
+/** The form's schema, loaded when the form first opens (the screen starts without building it). */
+const formSchema = schemaFrom(() =>
+  import('@vb/shared/tareas').then((m) => m.tareaTrabajadorCreateSchema as unknown as z.ZodType<unknown, TareaForm>),
+)
 
 export const tareasResource = resourceClient<TareaTrabajador, TareaBody, { completada: true }>('tareas-trabajador')
 
@@ -141,7 +147,7 @@ export function TareasPage() {
   const borrando = useModalState<TareaTrabajador>()
   const hoy = madridDay(new Date())
   const { form, formError, submit, dirty, recovered } = useResourceForm<TareaForm>({
-    schema: tareaTrabajadorCreateSchema as unknown as z.ZodType<unknown, TareaForm>,
+    schema: formSchema,
     empty: { titulo: '', descripcion: '', viviendaId: undefined, fecha: hoy, prioridad: 'MEDIA' },
     values: null,
     show: nueva.show,

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, cleanup, renderHook, screen, waitFor } from '@testing-library/react'
 import type { TareaTrabajador } from '@vb/shared'
-import { tareaMessages } from '@vb/shared/tareas'
+import { tareaMessages } from '@vb/shared/tareas-core'
 import type { ReactNode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ToastProvider } from '../../components/toasts'

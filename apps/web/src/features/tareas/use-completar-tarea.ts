@@ -1,6 +1,6 @@
 import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query'
 import type { TareaTrabajador } from '@vb/shared'
-import { tareaMessages } from '@vb/shared/tareas'
+import { tareaMessages } from '@vb/shared/tareas-core'
 import { useToast } from '../../components/toasts'
 import type { Page } from '../../lib/api-client'
 import { refreshAfterChange } from '../../lib/resource'

@@ -4,7 +4,7 @@ import { EmpresaField } from '../../components/empresa-field'
 import { TextField } from '../../components/form-fields'
 import type { Column } from '../../components/list'
 import { CrudPage } from '../../components/resource/crud-page'
-import { schemaFrom } from '../../components/resource/use-resource-form'
+import { schemaFrom } from '../../lib/loaded-schema'
 import { resourceClient } from '../../lib/resource'
 import { useEmpresaId } from '../../lib/use-empresa'
 
