@@ -426,7 +426,8 @@ const tarea = (s: Setup, titulo: string) => ({
 const presupuesto = (s: Setup, descripcion: string) => ({
   descripcion,
   precio: '100.00',
-  fechaPrevista: '2026-12-01',
+  // The server's real clock is today: a planned date may not be in the past (DECISIONS D6), so one far ahead.
+  fechaPrevista: '2099-12-01',
   estado: 'PENDIENTE_APROBACION',
   viviendaId: s.viviendaId,
 })
