@@ -68,14 +68,34 @@ export async function apiAs(page: Page, who: Account) {
 export async function expectAccessible(page: Page) {
   // A list whose new page is still loading shows the previous one dimmed (vb-list-stale, opacity 0.6): on a slow
   // machine a check right after a filter changed read that as low contrast (CI, 2026-11-28). Check the loaded list.
-  await expect(page.locator('.vb-list-stale')).toHaveCount(0, { timeout: 10_000 })
-  // A modal or toast still fading in, or a list fading back from dimmed (0.15 s once the class is gone: CI,
-  // 2026-11-29), has a transient opacity that axe reads as low contrast: wait until every CSS transition and
-  // animation on the page has finished, so the check sees what the user sees.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'))
-  const results = await new AxeBuilder({ page }).analyze()
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  // A list that starts loading again while axe reads the page (a debounced search or a filter's answer arriving:
+  // CI, 2026-12-07) is read dimmed too: a watcher notes any list dimmed meanwhile, and then the page is read again.
+  for (let attempt = 1; ; attempt++) {
+    await expect(page.locator('.vb-list-stale')).toHaveCount(0, { timeout: 10_000 })
+    // A modal or toast still fading in, or a list fading back from dimmed (0.15 s once the class is gone: CI,
+    // 2026-11-29), has a transient opacity that axe reads as low contrast: wait until every CSS transition and
+    // animation on the page has finished, so the check sees what the user sees.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'))
+    await page.evaluate(() => {
+      const w = window as unknown as { __vbDimmed?: boolean; __vbWatch?: MutationObserver }
+      w.__vbDimmed = false
+      w.__vbWatch?.disconnect()
+      w.__vbWatch = new MutationObserver(() => {
+        if (document.querySelector('.vb-list-stale')) w.__vbDimmed = true
+      })
+      w.__vbWatch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] })
+    })
+    const results = await new AxeBuilder({ page }).analyze()
+    const dimmed = await page.evaluate(() => {
+      const w = window as unknown as { __vbDimmed?: boolean; __vbWatch?: MutationObserver }
+      w.__vbWatch?.disconnect()
+      return w.__vbDimmed === true || document.getAnimations().some((a) => a.playState === 'running')
+    })
+    if (dimmed && attempt < 3) continue
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    return
+  }
 }
 
 /** A searchable remote picker (a combobox) of a form, by its label. */
