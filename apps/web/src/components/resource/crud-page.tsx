@@ -130,8 +130,8 @@ export interface CrudPageProps<T extends { id: number }, I extends FieldValues, 
   /**
    * The shared create schema (the API's), loaded when the form first opens (`schemaFrom`: the screen then starts
    * without building it), or one per record being edited (null: a new one), for a rule that depends on what the
-   * record held (DECISIONS D6: a planned date checked only when it changes): asked for once each time the form
-   * opens on a record, and loaded the same way.
+   * record held (DECISIONS D6: a planned date checked only when it changes): a function declared once, outside the
+   * screen's component (as the budgets' `formSchema`), called each time the form opens on a record.
    */
   schema: z.ZodType<unknown, I> | LoadedSchema<I> | ((row: T | null) => z.ZodType<unknown, I> | LoadedSchema<I>)
   /** 'Nuevo …' shown but not usable yet, with why (SPEC §2.13: until a home is chosen). */
@@ -165,14 +165,9 @@ export function CrudPage<T extends { id: number }, I extends FieldValues, R = T>
     props.toValues ??
     ((row: T) =>
       Object.fromEntries(Object.entries(props.empty).map(([k, empty]) => [k, (row as Record<string, unknown>)[k] ?? empty])) as I)
-  // A schema per record is made once each time a record is opened, not on every render (the screen's function is a
-  // new one each render): the form's validation and its loading stay the same while it is open.
-  const perRecord = typeof props.schema === 'function' ? props.schema : null
-  // biome-ignore lint/correctness/useExhaustiveDependencies: perRecord is read fresh, only the record opened counts
-  const schema = useMemo(
-    () => (perRecord ? perRecord(record ?? null) : (props.schema as z.ZodType<unknown, I> | LoadedSchema<I>)),
-    [record, perRecord ? null : props.schema],
-  )
+  // A schema per record is made once each time a record is opened, not on every render.
+  const { schema: given } = props
+  const schema = useMemo(() => (typeof given === 'function' ? given(record ?? null) : given), [given, record])
   const { form, formError, submit, dirty, recovered } = useResourceForm<I>({
     schema,
     empty: props.empty,
