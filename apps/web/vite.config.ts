@@ -67,11 +67,19 @@ export default defineConfig(({ command }) => ({
     // Modules run in the order the source imports them, whichever chunk they land in: main.tsx configures
     // zod (packages/shared/src/zod-es.ts) before the shared schemas are created, though they sit in a shared chunk.
     rolldownOptions: {
+      // The entry's exports are nobody's (main.tsx starts the app): what inlining common chunks (below) requires.
+      preserveEntrySignatures: false,
       output: {
         strictExecutionOrder: true,
-        // React and the router change far less often than our code: in a chunk of their own, a new release of
-        // the app leaves them cached (and the entry chunk stays under Vite's 500 kB warning).
         codeSplitting: {
+          // Small common chunks (under 10 kB of source) are copied into the chunks that read them, behind rolldown's
+          // runtime registry (one state, one run of each module whatever the copies), instead of being files of their
+          // own: the login asks for 12 files where it asked for 19, a list screen for about 30 where it asked for about
+          // 50, each file a request started on the main thread and a round trip (docs/performance.md, fifth step).
+          // Chunks holding a stylesheet stay files, so each stylesheet is still emitted once, by its own chunk.
+          experimentalInlineCommonChunks: { maxSize: 10 * 1024, exclude: /\.(css|scss)(\?|$)/ },
+          // React and the router change far less often than our code: in a chunk of their own, a new release of
+          // the app leaves them cached (and the entry chunk stays under Vite's 500 kB warning).
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
             // A zod-free part of a shared module (`@vb/shared/empresas-core`: its texts) in a chunk of its own: both

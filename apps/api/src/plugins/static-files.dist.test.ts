@@ -26,6 +26,13 @@ const LAZY_SCREENS = [
   'src/features/usuarios/usuarios-page.tsx',
   'src/features/inicio/inicio-page.tsx',
 ]
+/**
+ * Files a start asks for: each is a request the main thread starts and a round trip on a phone. Small common chunks
+ * are copied into their readers (vite.config.ts, experimentalInlineCommonChunks): measured 9 files for the login (index.html and its 8 scripts) and
+ * at most 16 more for a screen with the shell, where without it they were 16 and 28 (docs/performance.md).
+ */
+const ENTRY_FILES_BUDGET = 10
+const SCREEN_FILES_BUDGET = 18
 const COMPRESSIBLE = /\.(js|css|svg|json|html)$/
 /** The build keeps no compressed copy that would not be smaller: only tiny files (a chunk's facade) go out as they are. */
 const TINY = 256
@@ -107,6 +114,19 @@ describe('the built web app', () => {
     const schemas = Object.keys(manifest).filter((k) => manifest[k]?.isDynamicEntry && k.includes('packages/shared/src/'))
     expect(schemas).toContain('../../packages/shared/src/presupuestos.ts')
     for (const schema of schemas) expect(hasZod(schema), schema).toBe(true)
+  })
+
+  it('starts the login and every screen in a few files: small common chunks are copied into their readers', () => {
+    const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry) as string
+    const entry = staticClosure(entryKey)
+    expect(entry.size, [...entry].join(', ')).toBeLessThanOrEqual(ENTRY_FILES_BUDGET)
+    const shell = staticClosure('src/app/layout/shell.tsx')
+    const screens = Object.keys(manifest).filter((k) => manifest[k]?.isDynamicEntry && k.startsWith('src/features/'))
+    expect(screens.length).toBeGreaterThanOrEqual(19)
+    for (const screen of screens) {
+      const files = [...new Set([...staticClosure(screen), ...shell])].filter((k) => !entry.has(k))
+      expect(files.length, `${screen}: ${files.join(', ')}`).toBeLessThanOrEqual(SCREEN_FILES_BUDGET)
+    }
   })
 
   it('loads the shell and the list screens on demand, never with the entry chunk', () => {
