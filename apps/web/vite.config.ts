@@ -74,19 +74,15 @@ export default defineConfig(({ command }) => ({
         codeSplitting: {
           // Small common chunks (under 10 kB of source) are copied into the chunks that read them, behind rolldown's
           // runtime registry (one state, one run of each module whatever the copies), instead of being files of their
-          // own: the login asks for 12 files where it asked for 19, a list screen for about 30 where it asked for about
+          // own: the login asks for 12 files where it asked for 19, a list screen for about 25 where it asked for about
           // 50, each file a request started on the main thread and a round trip (docs/performance.md, fifth step).
-          // Chunks holding a stylesheet stay files, so each stylesheet is still emitted once, by its own chunk.
+          // The shared modules' zod-free parts (`@vb/shared/<module>-core`), which a screen and the schemas its form
+          // loads later both import, go the same way: copied into both, they keep the screen's chunk its own and no
+          // zod in it. Chunks holding a stylesheet stay files, so each stylesheet is still emitted once, by its own chunk.
           experimentalInlineCommonChunks: { maxSize: 10 * 1024, exclude: /\.(css|scss)(\?|$)/ },
           // React and the router change far less often than our code: in a chunk of their own, a new release of
           // the app leaves them cached (and the entry chunk stays under Vite's 500 kB warning).
-          groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-            // A zod-free part of a shared module (`@vb/shared/empresas-core`: its texts) in a chunk of its own: both
-            // its screen and the module of schemas that the screen's form loads later import it, and in the screen's
-            // chunk it would make that chunk a common one, no longer the screen's own.
-            { name: (id: string) => /packages[\\/]shared[\\/]src[\\/]([a-z]+-core)\.ts$/.exec(id)?.[1] ?? null },
-          ],
+          groups: [{ name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
         },
       },
     },
