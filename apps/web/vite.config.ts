@@ -74,8 +74,9 @@ export default defineConfig(({ command }) => ({
         codeSplitting: {
           // Small common chunks (under 10 kB of source) are copied into the chunks that read them, behind rolldown's
           // runtime registry (one state, one run of each module whatever the copies), instead of being files of their
-          // own: the login asks for 12 files where it asked for 19, a list screen for about 25 where it asked for about
-          // 50, each file a request started on the main thread and a round trip (docs/performance.md, fifth step).
+          // own: the login starts in 8 scripts where it took 15, a screen with the shell in 6-11 more where it took 13-28
+          // (the delivery test holds both), each a request the main thread starts and a round trip on a phone
+          // (docs/performance.md, fifth step).
           // The shared modules' zod-free parts (`@vb/shared/<module>-core`), which a screen and the schemas its form
           // loads later both import, go the same way: copied into both, they keep the screen's chunk its own and no
           // zod in it. Chunks holding a stylesheet stay files, so each stylesheet is still emitted once, by its own chunk.

@@ -68,7 +68,7 @@ export const PLANING_PALETTE = [
 export const PLANING_TODOS_COLOR = '#000000'
 
 /** The colour of a task: black for everyone, otherwise its first resident's (SPEC §2.9, DECISIONS D4). */
-export function planingColor<T extends { todos: boolean; usuarios: readonly { id: number }[] }>(tarea: T): string {
+export function planingColor(tarea: { todos: boolean; usuarios: readonly { id: number }[] }): string {
   if (tarea.todos) return PLANING_TODOS_COLOR
   const first = tarea.usuarios.reduce<number | null>((min, u) => (min === null || u.id < min ? u.id : min), null)
   return first === null ? PLANING_TODOS_COLOR : (PLANING_PALETTE[first % PLANING_PALETTE.length] as string)

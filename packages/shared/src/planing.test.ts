@@ -15,14 +15,11 @@ describe('calendar colours (SPEC §2.9, §9)', () => {
   })
 
   it('colours a task by its first resident’s id, and black when it is for everyone', () => {
-    expect(planingColor({ todos: true, usuarios: [{ id: 3, nombre: 'a', apellidos: 'b' }] })).toBe(PLANING_TODOS_COLOR)
+    expect(planingColor({ todos: true, usuarios: [{ id: 3 }] })).toBe(PLANING_TODOS_COLOR)
     expect(
       planingColor({
         todos: false,
-        usuarios: [
-          { id: 27, nombre: 'a', apellidos: 'b' },
-          { id: 5, nombre: 'c', apellidos: 'd' },
-        ],
+        usuarios: [{ id: 27 }, { id: 5 }],
       }),
     ).toBe(usuarioColor(5))
     expect(usuarioColor(5)).toBe(usuarioColor(25))
